@@ -1,0 +1,23 @@
+"""Admin token check for the admin API."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from vigia.config import get_settings
+from vigia.errors import Unauthorized
+
+
+def require_admin(request: Request) -> None:
+    """Admits ``Authorization: Bearer <admin token>``; anything else is a 401."""
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    expected = get_settings().resolved_admin_token()
+    if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip(), expected):
+        raise Unauthorized("admin token required")
+
+
+Admin = Annotated[None, Depends(require_admin)]

@@ -1,0 +1,1 @@
+"""Agents: configuration, draft and published versions."""

@@ -1,0 +1,101 @@
+"""Wire and stored shapes of an agent's configuration."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from vigia.guardrails.config import GuardrailsConfig
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+
+DEFAULT_NO_ANSWER = {
+    "es": "No encontré información sobre eso. ¿Podés reformular la pregunta?",
+    "pt": "Não encontrei informações sobre isso. Pode reformular a pergunta?",
+    "en": "I could not find information about that. Could you rephrase the question?",
+}
+
+
+class Replies(BaseModel):
+    """Texts the agent answers with instead of generating."""
+
+    no_answer: str = Field(default=DEFAULT_NO_ANSWER["es"], max_length=2000)
+    blocked: str = Field(
+        default="No puedo ayudarte con ese pedido. ¿Hay algo más en lo que pueda ayudarte?",
+        max_length=2000,
+    )
+    safe_output: str = Field(
+        default="Prefiero no responder eso. Un miembro del equipo puede ayudarte.",
+        max_length=2000,
+    )
+    holding: str = Field(
+        default="Gracias por tu paciencia. Una persona del equipo va a continuar la conversación.",
+        max_length=2000,
+    )
+    greeting: str = Field(default="", max_length=2000)
+
+
+class ModelChoice(BaseModel):
+    """Which model generates: the embedded default or an OpenAI-compatible upstream."""
+
+    provider: Literal["embedded", "openai"] = "embedded"
+    name: str = Field(default="embedded", max_length=128)
+    base_url: str | None = Field(default=None, max_length=500)
+    api_key_env: str | None = Field(
+        default=None,
+        max_length=128,
+        description="Name of the environment variable that holds the upstream key.",
+    )
+    temperature: float = Field(default=0.2, ge=0, le=2)
+    max_tokens: int = Field(default=800, ge=1, le=32_000)
+
+
+class AgentConfig(BaseModel):
+    """Everything a version of an agent freezes when published."""
+
+    name: str = Field(default="", max_length=120)
+    instructions: str = Field(default="", max_length=40_000)
+    model: ModelChoice = Field(default_factory=ModelChoice)
+    memory_turns: int = Field(default=10, ge=0, le=100)
+    replies: Replies = Field(default_factory=Replies)
+    guardrails: GuardrailsConfig = Field(default_factory=GuardrailsConfig)
+    knowledge_bases: list[str] = Field(default_factory=list, max_length=20)
+    top_k: int = Field(default=5, ge=1, le=20)
+    language: Literal["es", "pt", "en"] = "es"
+
+
+class AgentPatch(BaseModel):
+    """A partial edit of the draft; unset fields keep their value."""
+
+    name: str | None = Field(default=None, max_length=120)
+    instructions: str | None = Field(default=None, max_length=40_000)
+    model: ModelChoice | None = None
+    memory_turns: int | None = Field(default=None, ge=0, le=100)
+    replies: Replies | None = None
+    guardrails: GuardrailsConfig | None = None
+    knowledge_bases: list[str] | None = Field(default=None, max_length=20)
+    top_k: int | None = Field(default=None, ge=1, le=20)
+    language: Literal["es", "pt", "en"] | None = None
+
+
+class AgentCreate(AgentPatch):
+    slug: str = Field(min_length=1, max_length=64)
+    kind: Literal["internal", "external"] = "internal"
+
+    @field_validator("slug")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        if not SLUG.match(value):
+            raise ValueError("slug must be lowercase letters, digits and dashes")
+        return value
+
+
+class AgentOut(BaseModel):
+    id: str
+    slug: str
+    kind: str
+    workspace_id: str
+    published_version: int | None
+    draft: AgentConfig

@@ -1,0 +1,109 @@
+"""Agents: create, edit the draft, publish versions, and resolve what a key runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from vigia.agents.models import Agent, AgentVersion
+from vigia.agents.schemas import AgentConfig, AgentCreate, AgentPatch
+from vigia.errors import Conflict, NotFound
+from vigia.workspaces.models import Workspace
+
+
+def create_agent(session: Session, workspace: Workspace, spec: AgentCreate) -> Agent:
+    """A new agent with its draft; external agents are published at once."""
+    exists = session.scalars(
+        select(Agent).where(Agent.workspace_id == workspace.id, Agent.slug == spec.slug)
+    ).first()
+    if exists:
+        raise Conflict(f"agent '{spec.slug}' already exists in this workspace")
+    config = AgentConfig()
+    config = _apply(config, spec)
+    if not config.name:
+        config = config.model_copy(update={"name": spec.slug})
+    agent = Agent(workspace_id=workspace.id, slug=spec.slug, kind=spec.kind, draft=config.model_dump())
+    session.add(agent)
+    session.flush()
+    if spec.kind == "external":
+        publish(session, agent)
+    return agent
+
+
+def _apply(config: AgentConfig, patch: AgentPatch) -> AgentConfig:
+    changes = patch.model_dump(exclude_unset=True, exclude={"slug", "kind"})
+    merged = config.model_dump()
+    merged.update(changes)
+    return AgentConfig.model_validate(merged)
+
+
+def get_agent(session: Session, workspace_id: str, slug: str) -> Agent:
+    """An agent of the workspace by slug; other workspaces' agents are simply not found."""
+    agent = session.scalars(
+        select(Agent).where(Agent.workspace_id == workspace_id, Agent.slug == slug)
+    ).first()
+    if agent is None:
+        raise NotFound(f"agent '{slug}' not found")
+    return agent
+
+
+def list_agents(session: Session, workspace_id: str) -> list[Agent]:
+    return list(
+        session.scalars(select(Agent).where(Agent.workspace_id == workspace_id).order_by(Agent.slug))
+    )
+
+
+def update_draft(session: Session, agent: Agent, patch: AgentPatch) -> Agent:
+    """Edits the draft; published versions are untouched."""
+    agent.draft = _apply(AgentConfig.model_validate(agent.draft), patch).model_dump()
+    session.flush()
+    return agent
+
+
+def publish(session: Session, agent: Agent) -> AgentVersion:
+    """Freezes the draft as the next version number and makes it the published one."""
+    number = (agent.published_version or 0) + 1
+    version = AgentVersion(agent_id=agent.id, number=number, config=dict(agent.draft))
+    session.add(version)
+    agent.published_version = number
+    session.flush()
+    return version
+
+
+@dataclass(frozen=True)
+class ResolvedAgent:
+    """The config a key runs: the published version (production) or the draft."""
+
+    agent: Agent
+    config: AgentConfig
+    version: int | None
+    env: str
+
+
+def resolve(session: Session, agent: Agent, env: str) -> ResolvedAgent:
+    """What ``env`` runs for ``agent``; production needs a published version."""
+    if env == "draft":
+        return ResolvedAgent(agent, AgentConfig.model_validate(agent.draft), None, "draft")
+    if agent.published_version is None:
+        raise NotFound(
+            f"agent '{agent.slug}' has no published version yet: publish it or use a draft key"
+        )
+    row = session.scalars(
+        select(AgentVersion).where(
+            AgentVersion.agent_id == agent.id, AgentVersion.number == agent.published_version
+        )
+    ).one()
+    return ResolvedAgent(agent, AgentConfig.model_validate(row.config), row.number, "production")
+
+
+def agent_view(agent: Agent) -> dict[str, object]:
+    return {
+        "id": agent.id,
+        "slug": agent.slug,
+        "kind": agent.kind,
+        "workspace_id": agent.workspace_id,
+        "published_version": agent.published_version,
+        "draft": agent.draft,
+    }

@@ -1,0 +1,85 @@
+"""Settings read from the environment (prefix ``VIGIA_``), one object for server and CLI."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Price(BaseModel):
+    """USD per million tokens for one model."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
+DEFAULT_PRICES: dict[str, Price] = {
+    "embedded": Price(input=0.0, output=0.0),
+    "gpt-4o-mini": Price(input=0.15, output=0.60),
+    "gpt-4o": Price(input=2.50, output=10.00),
+    "gpt-4.1-mini": Price(input=0.40, output=1.60),
+}
+
+
+class Settings(BaseSettings):
+    """Every knob of a Vigia process. Secrets are ``SecretStr`` and never printed."""
+
+    model_config = SettingsConfigDict(env_prefix="VIGIA_", env_nested_delimiter="__")
+
+    data_dir: Path = Path(".vigia")
+    database_url: str | None = None
+    redis_url: str | None = None
+    admin_token: SecretStr | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_base_url: str | None = None
+    prices: dict[str, Price] = Field(default_factory=lambda: dict(DEFAULT_PRICES))
+    workspace_key_rpm: int = Field(default=60, ge=1, le=10_000)
+    channel_key_rpm: int = Field(default=600, ge=1, le=10_000)
+    upstream_timeout_s: float = Field(default=60.0, gt=0)
+    embedding_threads: int = Field(default=1, ge=1, le=16)
+    session_ttl_hours: int = Field(default=12, ge=1)
+    cookie_secure: bool = False
+
+    @model_validator(mode="after")
+    def _refuse_weak_admin_token(self) -> Settings:
+        token = self.admin_token.get_secret_value() if self.admin_token else None
+        if token is not None and len(token) < 24:
+            raise ValueError("VIGIA_ADMIN_TOKEN must be at least 24 characters")
+        return self
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        """The database URL, defaulting to a SQLite file in the data directory."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'vigia.db').resolve()}"
+
+    @property
+    def base_url(self) -> str:
+        """Where clients reach the OpenAI-compatible surface."""
+        root = self.public_base_url or f"http://{self.host}:{self.port}"
+        return root.rstrip("/") + "/v1"
+
+    def resolved_admin_token(self) -> str:
+        """The admin token: from the environment, else one generated once into the data dir."""
+        if self.admin_token is not None:
+            return self.admin_token.get_secret_value()
+        path = self.data_dir / "admin_token"
+        if path.exists():
+            return path.read_text().strip()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        token = "adm-" + secrets.token_urlsafe(32)
+        path.touch(mode=0o600)
+        path.write_text(token)
+        return token
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (tests clear the cache to change them)."""
+    return Settings()

@@ -1,0 +1,1 @@
+"""Agent conversations: stored turns, memory and human handoff."""

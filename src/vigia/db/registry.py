@@ -1,0 +1,8 @@
+"""Imports every domain's tables so that ``Base.metadata`` is complete (Alembic, tests)."""
+
+from vigia.agents import models as agents_models
+from vigia.conversations import models as conversations_models
+from vigia.engine import models as engine_models
+from vigia.workspaces import models as workspaces_models
+
+__all__ = ["agents_models", "conversations_models", "engine_models", "workspaces_models"]

@@ -1,0 +1,1 @@
+"""Decisions: calibrated answers to choice, scale and binary questions."""

@@ -1,0 +1,1 @@
+"""The pipeline every agent turn runs, whatever surface it comes from."""

@@ -1,0 +1,61 @@
+"""Typed events the engine yields; each surface translates them into its wire format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A numbered source used in the answer, as the spec's ``citations`` items."""
+
+    n: int
+    document_id: str
+    document: str
+    snippet: str
+    score: float
+    url: str | None = None
+    page: int | None = None
+    heading: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "document_id": self.document_id,
+            "document": self.document,
+            "url": self.url,
+            "page": self.page,
+            "heading": self.heading,
+            "snippet": self.snippet,
+            "score": round(self.score, 4),
+        }
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A checked piece of the answer (a sentence when the output is guarded)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """The last event of every turn: what happened, what it cost, where it is stored."""
+
+    status: str
+    content: str
+    run_id: str
+    conversation_id: str
+    version: int | None
+    env: str
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    citations: list[Citation] = field(default_factory=list)
+    handoff: bool = False
+    triggered: list[str] = field(default_factory=list)
+    budget_alert: bool = False
+
+
+EngineEvent = TextDelta | TurnResult

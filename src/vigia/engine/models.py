@@ -1,0 +1,49 @@
+"""Tables: runs (one agent turn) and their traced stages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from vigia.db.base import Base, created_column, id_column
+
+
+class Run(Base):
+    __tablename__ = "runs"
+    __table_args__ = (Index("ix_runs_workspace_created", "workspace_id", "created_at"),)
+
+    id: Mapped[str] = id_column()
+    workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    conversation_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    key_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    channel: Mapped[str] = mapped_column(String(16), default="openai")
+    env: Mapped[str] = mapped_column(String(16), default="production")
+    version: Mapped[int | None] = mapped_column(default=None)
+    status: Mapped[str] = mapped_column(String(32), default="ok")
+    model: Mapped[str] = mapped_column(String(128), default="")
+    prompt_tokens: Mapped[int] = mapped_column(default=0)
+    completion_tokens: Mapped[int] = mapped_column(default=0)
+    cost_usd: Mapped[float] = mapped_column(default=0.0)
+    budget_alert: Mapped[bool] = mapped_column(default=False)
+    streamed: Mapped[bool] = mapped_column(default=False)
+    duration_ms: Mapped[float] = mapped_column(default=0.0)
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    created_at: Mapped[datetime] = created_column()
+
+
+class RunStage(Base):
+    __tablename__ = "run_stages"
+    __table_args__ = (Index("ix_run_stages_run", "run_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    seq: Mapped[int]
+    name: Mapped[str] = mapped_column(String(32))
+    started_at: Mapped[datetime]
+    duration_ms: Mapped[float]
+    outcome: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[dict[str, Any]] = mapped_column(default=dict)

@@ -1,0 +1,1 @@
+"""Input and output checks shared by the engine and the output-review API."""

@@ -1,0 +1,29 @@
+"""Per-agent guardrail settings, stored inside the agent's config."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Mode = Literal["block", "log", "off"]
+
+
+class BlockedTopic(BaseModel):
+    """A topic the agent must not discuss, described by its owner."""
+
+    name: str = Field(min_length=1, max_length=80)
+    description: str = Field(default="", max_length=500)
+
+
+class GuardrailsConfig(BaseModel):
+    """Which checks run on the way in and out, each in ``block``, ``log`` or ``off`` mode."""
+
+    injection: Mode = "block"
+    length: Mode = "block"
+    max_message_chars: int = Field(default=4000, ge=1, le=100_000)
+    topics: Mode = "block"
+    blocked_topics: list[BlockedTopic] = Field(default_factory=list, max_length=50)
+    grounding: Mode = "block"
+    grounding_judge: Literal["embedded", "llm"] = "embedded"
+    personal_data: Mode = "block"

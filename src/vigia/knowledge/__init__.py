@@ -1,0 +1,1 @@
+"""Documents in, grounded passages out: ingestion, chunking, hybrid index, citations."""

@@ -1,0 +1,79 @@
+"""Text normalisation for Spanish, Portuguese and English: accents, case, words, sentences."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# A sentence ends at . ! ? … followed by space and an upper-case letter, digit, ¿ ¡ or quote,
+# or at a blank line. Abbreviations such as "art." or "Sr." are rare enough in answers.
+_SENTENCE_END = re.compile(r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])|\n\s*\n")
+
+STOPWORDS = frozenset(
+    """
+    a al algo algun alguna algunas alguno algunos ante antes aqui asi aun cada como con contra
+    cual cuales cuando de del desde donde dos el ella ellas ello ellos en entre era eran es esa
+    esas ese eso esos esta estas este esto estos fue fueron ha han hasta hay la las le les lo los
+    mas me mi mis mucho muy nada ni no nos nosotros o os otra otras otro otros para pero poco
+    por porque que quien quienes se sea segun ser si sin sobre son su sus tambien te tiene tienen
+    todo todos tu tus un una uno unos usted ustedes y ya yo cual cuanto cuanta que
+    ao aos as com da das do dos ela elas ele eles em essa essas esse esses esta estas este estes
+    eu isso isto mais mas na nas nao no nos num numa o os ou pela pelas pelo pelos sao seu seus
+    sua suas tem um uma uns umas voce voces qual quais quando onde como
+    an and are as at be been but by can could do does for from had has have how i if in into is
+    it its me my not of on or our shall should so than that the their them then there these they
+    this those to was we were what when where which who whom why will with would you your
+    """.split()
+)
+
+
+def fold(text: str) -> str:
+    """Lower-cases and strips accents: ``Cláusula`` → ``clausula``, ``não`` → ``nao``."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def words(text: str) -> list[str]:
+    """The folded words of ``text``, in order."""
+    return _WORD.findall(fold(text))
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light stem shared by es/pt/en: drops common plural and gender endings."""
+    if len(word) <= 4 or word.isdigit():
+        return word
+    for suffix in ("ciones", "coes", "mente", "es", "s", "a", "o", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_terms(text: str) -> list[str]:
+    """Stemmed words of ``text`` that carry meaning (stopwords dropped)."""
+    return [stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1]
+
+
+def sentences(text: str) -> list[str]:
+    """Splits prose into sentences, keeping trailing citation markers with their sentence."""
+    parts = _SENTENCE_END.split(text.strip())
+    return [p.strip() for p in parts if p and p.strip()]
+
+
+def detect_language(text: str) -> str:
+    """A guess among ``es``, ``pt`` and ``en`` from function words and letters."""
+    folded = words(text)
+    marks = {
+        "es": {"el", "los", "las", "que", "por", "una", "del", "como", "es", "esta", "para", "y"},
+        "pt": {"o", "os", "as", "que", "uma", "do", "da", "nao", "para", "e", "voce", "com"},
+        "en": {"the", "is", "are", "what", "how", "and", "of", "to", "for", "you", "with", "a"},
+    }
+    scores = {lang: sum(w in vocab for w in folded) for lang, vocab in marks.items()}
+    lowered = text.lower()
+    if any(ch in lowered for ch in "ãõç") or " não " in f" {lowered} ":
+        scores["pt"] += 2
+    if any(ch in lowered for ch in "ñ¿¡"):
+        scores["es"] += 2
+    return max(scores, key=lambda lang: (scores[lang], lang == "es"))

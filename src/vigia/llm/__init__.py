@@ -1,0 +1,1 @@
+"""Model protocol and providers: the embedded default and OpenAI-compatible upstreams."""

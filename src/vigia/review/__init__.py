@@ -1,0 +1,1 @@
+"""The output-review surface for external agents."""

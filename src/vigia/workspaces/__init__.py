@@ -1,0 +1,1 @@
+"""Workspaces, API keys, environments, rate limits and budgets."""

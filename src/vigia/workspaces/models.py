@@ -1,0 +1,40 @@
+"""Tables: workspaces and their API keys."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from vigia.db.base import Base, created_column, id_column
+
+
+class Workspace(Base):
+    __tablename__ = "workspaces"
+
+    id: Mapped[str] = id_column()
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    budget_usd: Mapped[float | None] = mapped_column(default=None)
+    budget_action: Mapped[str] = mapped_column(String(16), default="pause")
+    decide_quota_tokens: Mapped[int] = mapped_column(default=1_000_000)
+    created_at: Mapped[datetime] = created_column()
+
+
+class ApiKey(Base):
+    __tablename__ = "api_keys"
+    __table_args__ = (Index("ix_api_keys_workspace", "workspace_id"),)
+
+    id: Mapped[str] = id_column()
+    workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    agent_id: Mapped[str | None] = mapped_column(
+        ForeignKey("agents.id", ondelete="CASCADE"), default=None
+    )
+    name: Mapped[str] = mapped_column(String(64), default="")
+    env: Mapped[str] = mapped_column(String(16), default="production")
+    scopes: Mapped[list[str]] = mapped_column(default=list)
+    rpm: Mapped[int] = mapped_column(default=60)
+    hash: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(String(20))
+    created_at: Mapped[datetime] = created_column()
+    revoked_at: Mapped[datetime | None] = mapped_column(default=None)

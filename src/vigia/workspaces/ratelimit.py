@@ -1,0 +1,88 @@
+"""Sliding-window rate limits per key: in memory for one process, Redis across replicas."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+import uuid
+from collections import deque
+from functools import lru_cache
+from typing import Any, Protocol
+
+from vigia.config import get_settings
+
+WINDOW_S = 60.0
+
+
+class RateLimiter(Protocol):
+    def acquire(self, bucket: str, limit: int) -> float | None:
+        """Takes one slot; None if allowed, else the seconds until a slot frees."""
+        ...
+
+
+class MemoryRateLimiter:
+    """Exact for one process: a deque of admission times per bucket, behind a lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._hits: dict[str, deque[float]] = {}
+
+    def acquire(self, bucket: str, limit: int) -> float | None:
+        now = time.monotonic()
+        with self._lock:
+            hits = self._hits.setdefault(bucket, deque())
+            while hits and hits[0] <= now - WINDOW_S:
+                hits.popleft()
+            if len(hits) >= limit:
+                return hits[0] + WINDOW_S - now
+            hits.append(now)
+            return None
+
+
+_LUA = """
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+if count >= limit then
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  return tostring(tonumber(oldest[2]) + window - now)
+end
+redis.call('ZADD', key, now, ARGV[4])
+redis.call('PEXPIRE', key, math.ceil(window * 1000))
+return false
+"""
+
+
+class RedisRateLimiter:
+    """Exact across replicas: one atomic Lua script over a sorted set per bucket."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            import redis
+        except ImportError as error:  # pragma: no cover - depends on the install
+            raise ImportError('Redis support needs: pip install "vigia[redis]"') from error
+        self._client: Any = redis.Redis.from_url(url)
+        self._script = self._client.register_script(_LUA)
+
+    def acquire(self, bucket: str, limit: int) -> float | None:
+        now = self._client.time()
+        now_s = now[0] + now[1] / 1e6
+        result = self._script(
+            keys=[f"vigia:rl:{bucket}"], args=[now_s, WINDOW_S, limit, uuid.uuid4().hex]
+        )
+        return None if result is None else float(result)
+
+
+@lru_cache(maxsize=1)
+def get_rate_limiter() -> RateLimiter:
+    """Redis when ``VIGIA_REDIS_URL`` is set, otherwise the in-process limiter."""
+    url = get_settings().redis_url
+    return RedisRateLimiter(url) if url else MemoryRateLimiter()
+
+
+def retry_after_header(wait_s: float) -> str:
+    return str(max(1, math.ceil(wait_s)))

@@ -1,0 +1,1 @@
+"""Document worlds: registry, code parsers, code graph, lenses and the chat surface."""

@@ -1,0 +1,152 @@
+"""Shared fixtures: blocked network, a migrated database per test, the app and its clients."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from vigia.agents.schemas import AgentCreate
+from vigia.agents.service import create_agent, publish
+from vigia.app import create_app
+from vigia.config import get_settings
+from vigia.db import session as db_session
+from vigia.db.migrate import upgrade
+from vigia.workspaces import ratelimit
+from vigia.workspaces.service import create_key, create_workspace
+
+ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
+_LOOPBACK = ("127.", "::1", "localhost")
+_real_connect = socket.socket.connect
+
+
+def _guarded_connect(self: socket.socket, address: object) -> object:
+    host = address[0] if isinstance(address, tuple) else str(address)
+    if isinstance(host, str) and (host.startswith(_LOOPBACK) or self.family == socket.AF_UNIX):
+        return _real_connect(self, address)  # type: ignore[arg-type]
+    raise RuntimeError(f"network access blocked in tests: {address!r}")
+
+
+@pytest.fixture(autouse=True)
+def _block_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test may reach the network: only loopback and unix sockets connect."""
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+
+
+@pytest.fixture(scope="session")
+def _migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated once; each test gets a copy (migrations still run for real)."""
+    folder = tmp_path_factory.mktemp("template")
+    upgrade(f"sqlite:///{folder / 'vigia.db'}")
+    return folder / "vigia.db"
+
+
+def _reset_caches() -> None:
+    get_settings.cache_clear()
+    db_session.engine_for.cache_clear()
+    ratelimit.get_rate_limiter.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, _migrated_template: Path
+) -> Iterator[Path]:
+    """A fresh data directory and database for every test."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    shutil.copy(_migrated_template, folder / "vigia.db")
+    monkeypatch.setenv("VIGIA_DATA_DIR", str(folder))
+    monkeypatch.setenv("VIGIA_ADMIN_TOKEN", ADMIN_TOKEN)
+    monkeypatch.delenv("VIGIA_DATABASE_URL", raising=False)
+    monkeypatch.delenv("VIGIA_REDIS_URL", raising=False)
+    _reset_caches()
+    yield folder
+    for engine in list(_engines()):
+        engine.dispose()
+    _reset_caches()
+
+
+def _engines() -> Iterator[object]:
+    try:
+        yield db_session.get_engine()
+    except Exception:  # pragma: no cover - nothing to dispose
+        return
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    """The app driven in-process through its ASGI interface."""
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def admin_headers() -> dict[str, str]:
+    return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+@dataclass
+class Tenant:
+    """A workspace with one published agent and keys for both environments."""
+
+    workspace_id: str
+    workspace_name: str
+    agent_id: str
+    agent_slug: str
+    production_key: str
+    draft_key: str
+
+
+def make_tenant(
+    name: str = "acme",
+    slug: str = "asistente",
+    instructions: str = "Sos un asistente de seguros. Atendemos de lunes a viernes de 9 a 18 horas.",
+    scopes: list[str] | None = None,
+    rpm: int | None = None,
+    kind: str = "internal",
+) -> Tenant:
+    """Creates a tenant through the real services and migrations."""
+    with db_session.session_scope() as session:
+        workspace = create_workspace(session, name)
+        agent = create_agent(
+            session, workspace, AgentCreate(slug=slug, instructions=instructions, kind=kind)  # type: ignore[arg-type]
+        )
+        if kind != "external":
+            publish(session, agent)
+        scopes = scopes or ["chat", "decide", "guardrails:review"]
+        production = create_key(session, workspace, scopes=scopes, rpm=rpm)
+        draft = create_key(session, workspace, env="draft", scopes=scopes, rpm=rpm)
+        return Tenant(workspace.id, workspace.name, agent.id, agent.slug, production.secret, draft.secret)
+
+
+@pytest.fixture
+def tenant() -> Tenant:
+    return make_tenant()
+
+
+@pytest.fixture
+def live_server() -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port; yields its base URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
