@@ -9,7 +9,9 @@ from functools import lru_cache
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # A sentence ends at . ! ? … followed by space and an upper-case letter, digit, ¿ ¡ or quote,
 # or at a blank line. Abbreviations such as "art." or "Sr." are rare enough in answers.
-_SENTENCE_END = re.compile(r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])|\n\s*\n")
+SENTENCE_END = re.compile(
+    r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])|\n\s*\n"
+)
 
 STOPWORDS = frozenset(
     """
@@ -58,7 +60,7 @@ def content_terms(text: str) -> list[str]:
 
 def sentences(text: str) -> list[str]:
     """Splits prose into sentences, keeping trailing citation markers with their sentence."""
-    parts = _SENTENCE_END.split(text.strip())
+    parts = SENTENCE_END.split(text.strip())
     return [p.strip() for p in parts if p and p.strip()]
 
 

@@ -4,5 +4,12 @@ from vigia.agents import models as agents_models
 from vigia.conversations import models as conversations_models
 from vigia.engine import models as engine_models
 from vigia.workspaces import models as workspaces_models
+from vigia.worlds import models as worlds_models
 
-__all__ = ["agents_models", "conversations_models", "engine_models", "workspaces_models"]
+__all__ = [
+    "agents_models",
+    "conversations_models",
+    "engine_models",
+    "workspaces_models",
+    "worlds_models",
+]

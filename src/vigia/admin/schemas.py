@@ -1,0 +1,30 @@
+"""Request shapes of the admin API."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class WorkspaceCreate(BaseModel):
+    name: str = Field(min_length=1, max_length=64)
+
+
+class BudgetUpdate(BaseModel):
+    budget_usd: float | None = Field(default=None, ge=0, le=1_000_000_000)
+    action: Literal["pause", "alert"] = "pause"
+
+
+class KeyCreate(BaseModel):
+    agent: str | None = Field(default=None, max_length=64, description="slug: a channel key")
+    env: Literal["production", "draft"] = "production"
+    scopes: list[Literal["chat", "decide", "guardrails:review"]] = Field(
+        default_factory=lambda: ["chat"], min_length=1, max_length=3  # type: ignore[arg-type]
+    )
+    rpm: int | None = Field(default=None, ge=1, le=10_000)
+    name: str = Field(default="", max_length=64)
+
+
+class OperatorReply(BaseModel):
+    content: str = Field(min_length=1, max_length=20_000)

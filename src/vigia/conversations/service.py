@@ -1,0 +1,77 @@
+"""Conversations of an agent: lookup within a workspace, memory, handoff, operator replies."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from vigia.conversations.models import Conversation, Message
+from vigia.errors import Invalid, NotFound
+from vigia.llm.protocol import ChatMessage
+
+MAX_MESSAGE_CHARS = 100_000
+MEMORY_ROLES = ("user", "assistant", "operator")
+
+
+def get_conversation(session: Session, workspace_id: str, conversation_id: str) -> Conversation:
+    """A conversation of the workspace; another workspace's is simply not found."""
+    if len(conversation_id) > 64:
+        raise NotFound("conversation not found")
+    row = session.get(Conversation, conversation_id)
+    if row is None or row.workspace_id != workspace_id:
+        raise NotFound("conversation not found")
+    return row
+
+
+def history(session: Session, conversation_id: str, turns: int) -> list[ChatMessage]:
+    """The last ``turns`` exchanges (user + reply) of the conversation, oldest first."""
+    if turns <= 0:
+        return []
+    rows = session.scalars(
+        select(Message)
+        .where(Message.conversation_id == conversation_id, Message.role.in_(MEMORY_ROLES))
+        .order_by(Message.id.desc())
+        .limit(turns * 2)
+    ).all()
+    return [ChatMessage(m.role, m.content) for m in reversed(rows)]
+
+
+def messages(session: Session, conversation_id: str) -> list[Message]:
+    return list(
+        session.scalars(
+            select(Message).where(Message.conversation_id == conversation_id).order_by(Message.id)
+        )
+    )
+
+
+def add_message(
+    session: Session, conversation: Conversation, role: str, content: str, run_id: str | None = None
+) -> Message:
+    """Appends a message; the caller's transaction decides whether it stays."""
+    if len(content) > MAX_MESSAGE_CHARS:
+        raise Invalid(f"message longer than {MAX_MESSAGE_CHARS} characters")
+    message = Message(conversation_id=conversation.id, role=role, content=content, run_id=run_id)
+    session.add(message)
+    session.flush()
+    return message
+
+
+def set_handoff(session: Session, conversation: Conversation, on: bool) -> Conversation:
+    """Hands the conversation to a human (on) or back to the agent (off)."""
+    conversation.handoff = on
+    session.flush()
+    return conversation
+
+
+def conversation_view(session: Session, conversation: Conversation) -> dict[str, object]:
+    return {
+        "id": conversation.id,
+        "agent_id": conversation.agent_id,
+        "handoff": conversation.handoff,
+        "created_at": conversation.created_at.isoformat(),
+        "messages": [
+            {"role": m.role, "content": m.content, "run_id": m.run_id,
+             "created_at": m.created_at.isoformat()}
+            for m in messages(session, conversation.id)
+        ],
+    }

@@ -1,0 +1,168 @@
+"""Personal data in text: e-mails, phone numbers, payment cards and Latin-American national ids.
+
+Every number-shaped span is classified as a whole, so a card number is never also read as a
+phone number. Ids with a check digit (card by Luhn, CUIT/CUIL, CPF, RUT) fire only when the
+check digit is right; look-alikes (a 16-digit number failing Luhn, a date, an amount of
+money) do not fire. The DNI has no check digit: it fires in its dotted form
+(``12.345.678``) or next to a word such as "DNI" or "documento", never after a currency sign.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vigia.language import fold
+
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b")
+RUT = re.compile(r"(?<![\w.])(\d{1,2}\.?\d{3}\.?\d{3})-([\dkK])(?![\w])")
+# A run of digits joined by single separators; a leading "+" or "(" belongs to it.
+NUMERIC_RUN = re.compile(r"(?<![\w.,/-])(?:\+\s?)?\(?\d(?:[ .\-/()]{0,2}\d)*\)?(?![\w])")
+DATE = re.compile(
+    r"^(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{2}|\d{4})|\d{4}[/.\-]\d{1,2}[/.\-]\d{1,2})$"
+)
+CPF_FORMAT = re.compile(r"^\d{3}\.\d{3}\.\d{3}-\d{2}$")
+CUIT_FORMAT = re.compile(r"^\d{2}-\d{8}-\d$")
+DNI_FORMAT = re.compile(r"^\d{1,2}\.\d{3}\.\d{3}$")
+CURRENCY_BEFORE = re.compile(r"(?:[$€£]|r\$|us\$|usd|ars|brl|clp|eur)\s*$")
+CURRENCY_AFTER = re.compile(r"^\s*(?:pesos|reais|reales|dolares|dollars|usd|ars|brl|clp|euros)\b")
+DNI_WORDS = re.compile(r"(?:\bdni|d\.n\.i|documento|\bdoc\.?)\W{0,3}(?:n\W{0,2}|nro\W{0,2})?$")
+PHONE_WORDS = re.compile(
+    r"(?:\btel|telefono|telefone|\bcel\b|celular|movil|whatsapp|\bwpp|\bfono|phone|\bcall"
+    r"|llam\w*|ligue|ligar|contacto|contato)\W{0,12}(?:\w+\W{1,3}){0,2}$"
+)
+CUIT_PREFIXES = frozenset({"20", "23", "24", "25", "26", "27", "30", "33", "34"})
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One piece of personal data: its kind and where it is in the text."""
+
+    kind: str
+    value: str
+    start: int
+    end: int
+
+
+def luhn_ok(digits: str) -> bool:
+    """The Luhn check used by payment cards."""
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def cuit_ok(digits: str) -> bool:
+    """Argentine CUIT/CUIL: 11 digits, known prefix, modulo-11 check digit."""
+    if len(digits) != 11 or digits[:2] not in CUIT_PREFIXES:
+        return False
+    weights = (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)
+    rest = 11 - sum(int(d) * w for d, w in zip(digits[:10], weights, strict=True)) % 11
+    check = 0 if rest == 11 else rest
+    return check != 10 and check == int(digits[10])
+
+
+def cpf_ok(digits: str) -> bool:
+    """Brazilian CPF: 11 digits, two modulo-11 check digits, not all the same digit."""
+    if len(digits) != 11 or len(set(digits)) == 1:
+        return False
+    for size in (9, 10):
+        total = sum(int(d) * w for d, w in zip(digits[:size], range(size + 1, 1, -1), strict=True))
+        check = (total * 10) % 11 % 10
+        if check != int(digits[size]):
+            return False
+    return True
+
+
+def rut_ok(body: str, check: str) -> bool:
+    """Chilean RUT/RUN: modulo-11 check digit (``K`` stands for 10)."""
+    total = 0
+    for i, ch in enumerate(reversed(body)):
+        total += int(ch) * (2 + i % 6)
+    value = 11 - total % 11
+    expected = "0" if value == 11 else "K" if value == 10 else str(value)
+    return expected == check.upper()
+
+
+def _classify_run(text: str, start: int, end: int) -> str | None:
+    raw = text[start:end].strip()
+    digits = re.sub(r"\D", "", raw)
+    before = fold(text[max(0, start - 30) : start])
+    after = fold(text[end : end + 15])
+    if DATE.match(raw):
+        return None
+    money = bool(CURRENCY_BEFORE.search(before) or CURRENCY_AFTER.match(after))
+    if 13 <= len(digits) <= 19 and not raw.startswith("+"):
+        return "card" if luhn_ok(digits) else None
+    if len(digits) == 11 and not raw.startswith("+"):
+        if CPF_FORMAT.match(raw):
+            return "cpf" if cpf_ok(digits) else None
+        if CUIT_FORMAT.match(raw):
+            return "cuit" if cuit_ok(digits) else None
+        if cuit_ok(digits):
+            return "cuit"
+        if cpf_ok(digits):
+            return "cpf"
+    if money:
+        return None
+    if 7 <= len(digits) <= 8 and (DNI_FORMAT.match(raw) or DNI_WORDS.search(before)):
+        return "dni"
+    if 8 <= len(digits) <= 15 and _phone_like(raw, before):
+        return "phone"
+    return None
+
+
+def _phone_like(raw: str, before: str) -> bool:
+    if raw.startswith(("+", "(")) or PHONE_WORDS.search(before):
+        return True
+    # Grouped like a phone (4567-8901, 11 4567 8901), not like an id or amount with dots.
+    return bool(re.search(r"\d{3,4}[ -]\d{4}$", raw)) and "." not in raw
+
+
+def find_personal_data(text: str) -> list[Finding]:
+    """Every piece of personal data in ``text``, in order of appearance."""
+    found: list[Finding] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in taken)
+
+    for match in EMAIL.finditer(text):
+        found.append(Finding("email", match.group(0), match.start(), match.end()))
+        taken.append(match.span())
+    for match in RUT.finditer(text):
+        body = match.group(1).replace(".", "")
+        if free(*match.span()) and len(body) >= 7 and rut_ok(body, match.group(2)):
+            found.append(Finding("rut", match.group(0), match.start(), match.end()))
+            taken.append(match.span())
+    for match in NUMERIC_RUN.finditer(text):
+        start, end = match.span()
+        raw = match.group(0)
+        # A trailing ")" or separator that closes nothing is not part of the number.
+        while raw and not raw[-1].isdigit() and not (raw[-1] == ")" and "(" in raw):
+            raw = raw[:-1]
+            end -= 1
+        if not free(start, end):
+            continue
+        kind = _classify_run(text, start, end)
+        if kind:
+            found.append(Finding(kind, text[start:end], start, end))
+            taken.append((start, end))
+    return sorted(found, key=lambda f: f.start)
+
+
+def redact(text: str, findings: list[Finding]) -> str:
+    """``text`` with each finding replaced by ``[kind]``."""
+    out = []
+    last = 0
+    for f in sorted(findings, key=lambda f: f.start):
+        out.append(text[last : f.start])
+        out.append(f"[{f.kind}]")
+        last = f.end
+    out.append(text[last:])
+    return "".join(out)

@@ -1,0 +1,64 @@
+"""Tables: knowledge bases of a workspace, their documents and the documents' chunks."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from vigia.db.base import Base, created_column, id_column, utcnow
+
+
+class KnowledgeBase(Base):
+    __tablename__ = "knowledge_bases"
+    __table_args__ = (
+        UniqueConstraint("workspace_id", "name", name="uq_knowledge_bases_workspace_name"),
+    )
+
+    id: Mapped[str] = id_column()
+    workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(120))
+    description: Mapped[str] = mapped_column(String(2000), default="")
+    embedder: Mapped[str] = mapped_column(String(16), default="use")
+    created_at: Mapped[datetime] = created_column()
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class KnowledgeDocument(Base):
+    __tablename__ = "knowledge_documents"
+    __table_args__ = (
+        UniqueConstraint("knowledge_base_id", "name", name="uq_knowledge_documents_kb_name"),
+    )
+
+    id: Mapped[str] = id_column()
+    knowledge_base_id: Mapped[str] = mapped_column(
+        ForeignKey("knowledge_bases.id", ondelete="CASCADE")
+    )
+    name: Mapped[str] = mapped_column(String(255))
+    media_type: Mapped[str] = mapped_column(String(100))
+    url: Mapped[str | None] = mapped_column(String(2000), default=None)
+    size_bytes: Mapped[int] = mapped_column(default=0)
+    sha256: Mapped[str] = mapped_column(String(64))
+    pages: Mapped[int | None] = mapped_column(default=None)
+    chunk_count: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = created_column()
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class KnowledgeChunk(Base):
+    __tablename__ = "knowledge_chunks"
+    __table_args__ = (
+        Index("ix_knowledge_chunks_document", "document_id", "seq"),
+        Index("ix_knowledge_chunks_kb", "knowledge_base_id"),
+    )
+
+    id: Mapped[str] = id_column()
+    document_id: Mapped[str] = mapped_column(
+        ForeignKey("knowledge_documents.id", ondelete="CASCADE")
+    )
+    knowledge_base_id: Mapped[str] = mapped_column(String(36))
+    seq: Mapped[int]
+    text: Mapped[str] = mapped_column(Text)
+    page: Mapped[int | None] = mapped_column(default=None)
+    heading: Mapped[str | None] = mapped_column(String(1000), default=None)

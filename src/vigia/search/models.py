@@ -1,0 +1,37 @@
+"""Tables every search backend shares: collections and their entries' vectors.
+
+The lexical side is backend specific: on SQLite an FTS5 table ``search_fts`` whose rowid is
+``search_entries.id`` (created by migration ``0002_knowledge``); on PostgreSQL it would be
+a ``tsvector`` column with a GIN index (not written yet: see docs/knowledge.md).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Index, Integer, LargeBinary, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from vigia.db.base import Base
+
+
+class SearchCollection(Base):
+    """A named set of entries; ``revision`` changes on every write (dense caches key on it)."""
+
+    __tablename__ = "search_collections"
+
+    name: Mapped[str] = mapped_column(String(80), primary_key=True)
+    dim: Mapped[int]
+    revision: Mapped[str] = mapped_column(String(36))
+
+
+class SearchEntry(Base):
+    """One searchable item: the caller's key and its unit-length float32 vector."""
+
+    __tablename__ = "search_entries"
+    __table_args__ = (
+        Index("ix_search_entries_collection_key", "collection", "key", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    collection: Mapped[str] = mapped_column(String(80))
+    key: Mapped[str] = mapped_column(String(64))
+    vector: Mapped[bytes] = mapped_column(LargeBinary)

@@ -1,0 +1,105 @@
+"""Dense search by brute force: one float32 matrix per collection, kept in memory.
+
+Vectors are stored in ``search_entries`` at ingestion; the first search of a collection
+loads them once into a matrix, later searches reuse it until the collection's revision
+changes (any write gives it a new random revision, so a rolled-back write can never be
+mistaken for a committed one). A query is one matrix-vector product: ~100,000 entries of
+512 dimensions take a few milliseconds on one core. Cached matrices are evicted least
+recently used past ``MAX_CACHE_BYTES``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from vigia.search.models import SearchEntry
+
+MAX_CACHE_BYTES = 2 * 1024**3
+
+
+@dataclass
+class Matrix:
+    """A collection's vectors, row ``i`` belonging to ``keys[i]``."""
+
+    revision: str
+    keys: list[str]
+    vectors: NDArray[np.float32]
+    _rows: dict[str, int] | None = field(default=None, repr=False)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.vectors.nbytes)
+
+    def row(self, key: str) -> int | None:
+        if self._rows is None:
+            self._rows = {k: i for i, k in enumerate(self.keys)}
+        return self._rows.get(key)
+
+    def top(self, query: NDArray[np.float32], limit: int) -> list[tuple[str, float]]:
+        """The ``limit`` most similar keys with their cosine, best first."""
+        if not self.keys or limit <= 0:
+            return []
+        sims = self.vectors @ query
+        if limit < len(sims):
+            best = np.argpartition(-sims, limit - 1)[:limit]
+        else:
+            best = np.arange(len(sims))
+        best = best[np.lexsort((best, -sims[best]))]
+        return [(self.keys[i], float(sims[i])) for i in best]
+
+    def similarity(self, query: NDArray[np.float32], key: str) -> float | None:
+        row = self.row(key)
+        return None if row is None else float(self.vectors[row] @ query)
+
+
+def load_matrix(session: Session, collection: str, revision: str, dim: int) -> Matrix:
+    """Reads a collection's stored vectors into one matrix."""
+    rows = session.execute(
+        select(SearchEntry.key, SearchEntry.vector)
+        .where(SearchEntry.collection == collection)
+        .order_by(SearchEntry.id)
+    ).all()
+    keys = [r[0] for r in rows]
+    if rows:
+        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+        vectors = vectors.reshape(len(rows), dim)
+    else:
+        vectors = np.zeros((0, dim), dtype=np.float32)
+    return Matrix(revision, keys, vectors)
+
+
+class MatrixCache:
+    """Process-wide matrices per collection, valid for one revision each."""
+
+    def __init__(self, max_bytes: int = MAX_CACHE_BYTES) -> None:
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, Matrix] = OrderedDict()
+        self.max_bytes = max_bytes
+
+    def get(self, session: Session, collection: str, revision: str, dim: int) -> Matrix:
+        """The matrix of ``collection`` at ``revision``, loading it when stale or missing."""
+        with self._lock:
+            cached = self._items.get(collection)
+            if cached is not None and cached.revision == revision:
+                self._items.move_to_end(collection)
+                return cached
+        matrix = load_matrix(session, collection, revision, dim)
+        with self._lock:
+            self._items[collection] = matrix
+            self._items.move_to_end(collection)
+            total = sum(m.nbytes for m in self._items.values())
+            while total > self.max_bytes and len(self._items) > 1:
+                _, evicted = self._items.popitem(last=False)
+                total -= evicted.nbytes
+        return matrix
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
