@@ -7,6 +7,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from vigia.app import create_app
 from vigia.config import get_settings
 from vigia.db import session as db_session
 from vigia.db.migrate import upgrade
+from vigia.llm.mock_upstream import create_mock
 from vigia.workspaces import ratelimit
 from vigia.workspaces.service import create_key, create_workspace
 
@@ -132,13 +134,13 @@ def tenant() -> Tenant:
     return make_tenant()
 
 
-@pytest.fixture
-def live_server() -> Iterator[str]:
-    """The app served by uvicorn on a free loopback port; yields its base URL."""
+@contextmanager
+def serve_in_thread(asgi_app: object) -> Iterator[str]:
+    """Serves ``asgi_app`` with uvicorn on a free loopback port; yields its base URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(asgi_app, host="127.0.0.1", port=port, log_level="warning")  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -147,6 +149,22 @@ def live_server() -> Iterator[str]:
         if time.monotonic() > deadline:
             raise RuntimeError("server did not start")
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server() -> Iterator[str]:
+    """The Vigia app served by uvicorn on a free loopback port; yields its base URL."""
+    with serve_in_thread(create_app()) as url:
+        yield url
+
+
+@pytest.fixture
+def mock_upstream() -> Iterator[str]:
+    """A local OpenAI-compatible upstream; yields its ``/v1`` base URL."""
+    with serve_in_thread(create_mock()) as url:
+        yield url + "/v1"

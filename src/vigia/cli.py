@@ -249,3 +249,5 @@ def conversation_reply(
 
 def main() -> None:
     app()
+if __name__ == "__main__":
+    main()

@@ -33,7 +33,7 @@ def create_agent(session: Session, workspace: Workspace, spec: AgentCreate) -> A
 
 
 def _apply(config: AgentConfig, patch: AgentPatch) -> AgentConfig:
-    changes = patch.model_dump(exclude_unset=True, exclude={"slug", "kind"})
+    changes = patch.model_dump(exclude_unset=True, exclude_none=True, exclude={"slug", "kind"})
     merged = config.model_dump()
     merged.update(changes)
     return AgentConfig.model_validate(merged)

@@ -125,6 +125,7 @@ class WorldEdge(Base):
     dst_key: Mapped[str] = mapped_column(String(300))
     path: Mapped[str] = mapped_column(String(1024))
     line: Mapped[int] = mapped_column(Integer)
+    detail: Mapped[str | None] = mapped_column(Text, default=None)
 
 
 class WorldConversation(Base):

@@ -128,6 +128,7 @@ def upgrade() -> None:
         sa.Column("dst_key", sa.String(300), nullable=False),
         sa.Column("path", sa.String(1024), nullable=False),
         sa.Column("line", sa.Integer(), nullable=False),
+        sa.Column("detail", sa.Text(), nullable=True),
         sa.ForeignKeyConstraint(
             ["file_id"], ["world_files.id"], name=op.f("fk_world_edges_file_id_world_files"),
             ondelete="CASCADE",

@@ -1,0 +1,78 @@
+"""Parsers per document type, chosen by file extension (or media type when it has none)."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from vigia.errors import Invalid, UnsupportedMedia
+from vigia.knowledge.parsers.base import Block, ParsedDocument
+from vigia.knowledge.parsers.docx import parse_docx
+from vigia.knowledge.parsers.html import parse_html
+from vigia.knowledge.parsers.markdown import parse_markdown
+from vigia.knowledge.parsers.pdf import parse_pdf
+from vigia.knowledge.parsers.text import parse_text
+
+__all__ = ["Block", "ParsedDocument", "document_kind", "parse_document"]
+
+KINDS_BY_EXTENSION = {
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+    ".text": "text",
+}
+KINDS_BY_MEDIA_TYPE = {
+    "application/pdf": "pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+    "text/markdown": "markdown",
+    "text/x-markdown": "markdown",
+    "text/plain": "text",
+}
+SUPPORTED = "PDF, DOCX, HTML, Markdown or plain text (.pdf .docx .html .htm .md .txt)"
+
+
+def document_kind(name: str, media_type: str | None = None) -> str:
+    """``pdf``, ``docx``, ``html``, ``markdown`` or ``text``; 415 for anything else."""
+    suffix = PurePath(name).suffix.lower()
+    if suffix in KINDS_BY_EXTENSION:
+        return KINDS_BY_EXTENSION[suffix]
+    base = (media_type or "").split(";")[0].strip().lower()
+    if not suffix and base in KINDS_BY_MEDIA_TYPE:
+        return KINDS_BY_MEDIA_TYPE[base]
+    raise UnsupportedMedia(f"unsupported document type '{suffix or base or name}': use {SUPPORTED}")
+
+
+def decode_text(data: bytes) -> str:
+    """Text of a text-like upload: UTF-8 (with or without BOM), else Windows-1252."""
+    if b"\x00" in data[:8192]:
+        raise Invalid("this file looks binary, not text", code="unreadable_document")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def parse_document(name: str, data: bytes, media_type: str | None = None) -> ParsedDocument:
+    """The document's blocks; 415 for unsupported types, 422 for unreadable files."""
+    kind = document_kind(name, media_type)
+    if kind == "pdf":
+        parsed = parse_pdf(data)
+    elif kind == "docx":
+        parsed = parse_docx(data)
+    elif kind == "html":
+        parsed = parse_html(decode_text(data))
+    elif kind == "markdown":
+        parsed = parse_markdown(decode_text(data))
+    else:
+        parsed = parse_text(decode_text(data))
+    if not parsed.blocks:
+        raise Invalid(
+            "no text could be extracted from this document (a scanned PDF needs OCR first)",
+            code="empty_document",
+        )
+    return parsed

@@ -1,0 +1,58 @@
+"""What every parser produces: text blocks, each with its page and heading path."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+HEADING_JOIN = " · "
+_SPACES = re.compile(r"\s+")
+
+
+def clean(text: str) -> str:
+    """Collapses whitespace (including non-breaking spaces) into single spaces."""
+    return _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph-like piece of text and where it sits in the document."""
+
+    text: str
+    page: int | None = None
+    headings: tuple[str, ...] = ()
+
+    @property
+    def heading(self) -> str | None:
+        """The nested headings joined with `` · ``, e.g. ``Cláusula 4 · Cobertura todo riesgo``."""
+        return HEADING_JOIN.join(self.headings) or None
+
+
+@dataclass
+class ParsedDocument:
+    """A document's blocks in reading order, with what the source says about itself."""
+
+    media_type: str
+    blocks: list[Block] = field(default_factory=list)
+    pages: int | None = None
+    url: str | None = None
+    title: str | None = None
+
+
+class HeadingStack:
+    """The open headings at each level; a new heading closes those at its level and below."""
+
+    def __init__(self) -> None:
+        self._open: list[tuple[int, str]] = []
+
+    def push(self, level: int, title: str) -> None:
+        self._open = [(lvl, t) for lvl, t in self._open if lvl < level]
+        self._open.append((level, title))
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(t for _, t in self._open)
+
+    @property
+    def deepest(self) -> int:
+        return self._open[-1][0] if self._open else 0

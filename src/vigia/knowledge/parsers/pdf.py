@@ -1,0 +1,126 @@
+"""PDF: text per page with pypdf; headings from the outline (bookmarks) or the lines' shape."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from pypdf import PdfReader
+from pypdf.errors import PdfReadError, PyPdfError
+
+from vigia.errors import Invalid
+from vigia.knowledge.parsers.base import Block, HeadingStack, ParsedDocument, clean
+from vigia.knowledge.parsers.headings import line_heading
+from vigia.language import fold
+
+MAX_PAGES = 2000
+_END = (".", "!", "?", ":", "…")
+_HYPHEN = re.compile(r"(\w)-$")
+
+
+def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
+    """Page index → (level, title) of the bookmarks pointing at it."""
+    found: dict[int, list[tuple[int, str]]] = {}
+
+    def walk(items: list[Any], level: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, level + 1)
+                continue
+            try:
+                page = reader.get_destination_page_number(item)
+            except (PyPdfError, KeyError, ValueError, TypeError, AttributeError):
+                continue
+            title = clean(str(getattr(item, "title", "") or ""))
+            if title and page is not None:
+                found.setdefault(page, []).append((level, title))
+
+    try:
+        walk(list(reader.outline), 1)
+    except (PyPdfError, KeyError, ValueError, TypeError, AttributeError):
+        return {}
+    return found
+
+
+def _open(data: bytes) -> PdfReader:
+    if not data.lstrip()[:5].startswith(b"%PDF"):
+        raise Invalid("this file is not a readable PDF", code="unreadable_document")
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                opened = reader.decrypt("")
+            except (PyPdfError, NotImplementedError) as error:
+                raise Invalid(
+                    "this PDF is encrypted: upload a copy without a password",
+                    code="encrypted_document",
+                ) from error
+            if not opened:
+                raise Invalid(
+                    "this PDF is encrypted: upload a copy without a password",
+                    code="encrypted_document",
+                )
+        _ = len(reader.pages)
+    except Invalid:
+        raise
+    except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, OSError) as error:
+        raise Invalid("this file is not a readable PDF", code="unreadable_document") from error
+    return reader
+
+
+def parse_pdf(data: bytes) -> ParsedDocument:
+    """Blocks with their 1-based page numbers and open headings."""
+    reader = _open(data)
+    if len(reader.pages) > MAX_PAGES:
+        raise Invalid(f"a PDF may have at most {MAX_PAGES} pages", code="too_many_pages")
+    outline = _outline(reader)
+    stack = HeadingStack()
+    parsed = ParsedDocument(media_type="application/pdf", pages=len(reader.pages))
+    try:
+        title = reader.metadata.title if reader.metadata else None
+    except (PyPdfError, ValueError, KeyError, TypeError):
+        title = None
+    parsed.title = clean(str(title)) if title else None
+    for index, page in enumerate(reader.pages):
+        try:
+            raw = page.extract_text() or ""
+        except (PyPdfError, ValueError, KeyError, TypeError, OSError) as error:
+            raise Invalid(
+                f"page {index + 1} of this PDF cannot be read", code="unreadable_document"
+            ) from error
+        bookmarks = {fold(t): (lvl, t) for lvl, t in outline.get(index, [])}
+        lines = raw.splitlines()
+        widest = max((len(line.strip()) for line in lines), default=0)
+        paragraph: list[str] = []
+
+        def flush(page_number: int = index + 1) -> None:
+            text = clean(" ".join(paragraph))
+            paragraph.clear()
+            if text:
+                parsed.blocks.append(Block(text, page_number, stack.path))
+
+        for line in lines:
+            stripped = line.strip()
+            if not stripped:
+                flush()
+                continue
+            marked = bookmarks.get(fold(clean(stripped)))
+            found = line_heading(stripped) if marked is None else None
+            if marked is not None or found is not None:
+                flush()
+                if marked is not None:
+                    level, heading = marked
+                    shaped = line_heading(heading)
+                    stack.push(level, shaped[1] if shaped else heading)
+                elif found is not None:
+                    stack.push(*found)
+                continue
+            if paragraph and _HYPHEN.search(paragraph[-1]) and stripped[:1].islower():
+                paragraph[-1] = paragraph[-1][:-1] + stripped
+            else:
+                paragraph.append(stripped)
+            if stripped.endswith(_END) and len(stripped) < 0.75 * widest:
+                flush()
+        flush()
+    return parsed

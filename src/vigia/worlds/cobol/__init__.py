@@ -1,0 +1,1 @@
+"""Tolerant COBOL preprocessing and extraction."""

@@ -1,0 +1,252 @@
+"""COBOL extractor: programs, data items, sections and paragraphs, then procedure edges.
+
+Works on the preprocessor's logical lines, so copybook items keep their copybook of origin
+and every entity and edge cites the real file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from vigia.worlds.cobol.preprocess import Line, Preprocessed
+from vigia.worlds.cobol.procedure import ProcedureContext, extract_procedure
+from vigia.worlds.cobol.tokens import RESERVED, Token, literal_value, statements, tokenize
+from vigia.worlds.graph_types import Edge, Entity, Extraction
+
+_PROGRAM_ID = re.compile(r"^PROGRAM-ID\s*\.?\s*['\"]?([A-Za-z0-9][A-Za-z0-9-]*)", re.I)
+_DIVISION = re.compile(r"^(IDENTIFICATION|ID|ENVIRONMENT|DATA|PROCEDURE)\s+DIVISION\b", re.I)
+_END_PROGRAM = re.compile(r"^END\s+PROGRAM\b", re.I)
+_SECTION = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s+SECTION\s*\.", re.I)
+_PARAGRAPH = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]*)\s*\.\s*$", re.I)
+_PIC = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+)", re.I)
+
+
+@dataclass
+class _Program:
+    name: str
+    first: Line
+    last: Line
+    environment: list[Line] = field(default_factory=list)
+    data: list[Line] = field(default_factory=list)
+    procedure: list[Line] = field(default_factory=list)
+
+
+def _split_programs(lines: list[Line]) -> list[_Program]:
+    programs: list[_Program] = []
+    current: _Program | None = None
+    division = ""
+    for line in lines:
+        if line.comment:
+            if current is not None and division == "PROCEDURE":
+                current.procedure.append(line)
+            continue
+        match = _PROGRAM_ID.match(line.text)
+        if match:
+            current = _Program(match.group(1).upper(), line, line)
+            programs.append(current)
+            division = "IDENTIFICATION"
+            continue
+        if current is None:
+            continue
+        current.last = line
+        if _END_PROGRAM.match(line.text):
+            division = ""
+            continue
+        div = _DIVISION.match(line.text)
+        if div:
+            division = div.group(1).upper()
+            if division == "PROCEDURE":
+                current.procedure.append(line)
+            continue
+        if division == "ENVIRONMENT":
+            current.environment.append(line)
+        elif division == "DATA":
+            current.data.append(line)
+        elif division == "PROCEDURE":
+            current.procedure.append(line)
+    return programs
+
+
+def _data_items(program: _Program, out: Extraction) -> dict[str, Entity]:
+    """Data items (level, PIC, copybook of origin), FD/SD files; returns name → entity."""
+    items: dict[str, Entity] = {}
+    stack: list[tuple[int, Entity]] = []
+    ended: list[tuple[Entity, int]] = []
+    for sentence in statements(tokenize(program.data)):
+        first = sentence[0]
+        words = [t.text for t in sentence]
+        if words[0] in ("FD", "SD") and len(words) > 1:
+            entity = _entity(program, "file", words[1], f"FD:{program.name}:{words[1]}", first)
+            out.entities.append(entity)
+            items[words[1]] = entity
+            continue
+        if not words[0].isdigit() or len(words) < 2:
+            continue
+        level, name = int(words[0]), words[1]
+        if level not in range(1, 50) and level not in (66, 77, 88):
+            continue
+        if name == "FILLER" or not re.match(r"^[A-Z0-9][A-Z0-9-]*$", name):
+            continue
+        text = " ".join(words[2:])
+        pic = _PIC.search(text)
+        detail = f"PIC {pic.group(1)}" if pic else None
+        kind = "condition" if level == 88 else "data"
+        if level == 88:
+            values = text.split("VALUE", 1)[-1].strip(" S").strip() if "VALUE" in text else ""
+            parent = stack[-1][1].name if stack else ""
+            detail = f"88 of {parent} VALUE {values}".strip()
+        elif "VALUE" in words:
+            index = words.index("VALUE")
+            value = next((t for t in sentence[index + 1 :] if t.text != "IS"), None)
+            if value is not None:
+                shown = literal_value(value) if value.is_literal else value.text
+                detail = f"{detail or ''} VALUE {shown}".strip()
+        last_line = sentence[-1].line
+        entity = Entity(
+            kind, name, f"DATA:{program.name}:{name}", first.line.path, first.line.line,
+            last_line.line if last_line.path == first.line.path else first.line.line,
+            program.name, level, first.line.origin, detail,
+        )
+        if level == 88:
+            out.entities.append(entity)
+            items.setdefault(name, entity)
+            continue
+        while stack and stack[-1][0] >= level and level not in (66, 77):
+            ended.append((stack.pop()[1], first.line.line))
+        if level == 77:
+            stack.clear()
+        stack.append((level, entity))
+        out.entities.append(entity)
+        items.setdefault(name, entity)
+    # Group items span to the line before the next item of the same or a higher level.
+    for group, next_line in ended:
+        if group.detail is None and next_line - 1 > group.line_end:
+            same_file = all(
+                e.path == group.path
+                for e in out.entities
+                if e.program == group.program and group.line_start <= e.line_start < next_line
+            )
+            if same_file:
+                index = out.entities.index(group)
+                out.entities[index] = _replace_end(group, next_line - 1)
+                items[group.name] = out.entities[index]
+    return items
+
+
+def _replace_end(entity: Entity, line_end: int) -> Entity:
+    return Entity(
+        entity.kind, entity.name, entity.key, entity.path, entity.line_start, line_end,
+        entity.program, entity.level, entity.origin, entity.detail,
+    )
+
+
+def _entity(program: _Program, kind: str, name: str, key: str, token: Token) -> Entity:
+    return Entity(
+        kind, name, key, token.line.path, token.line.line, token.line.line, program.name,
+        origin=token.line.origin,
+    )
+
+
+def _file_assignments(program: _Program, out: Extraction) -> None:
+    """``SELECT file ASSIGN TO ddname`` → an ``assigns`` edge from the file to the DD name."""
+    for sentence in statements(tokenize(program.environment)):
+        words = [t.text for t in sentence]
+        if "SELECT" in words and "ASSIGN" in words:
+            name = words[words.index("SELECT") + 1]
+            after = [t for t in sentence[words.index("ASSIGN") + 1 :] if t.text not in ("TO",)]
+            if not after:
+                continue
+            target = literal_value(after[0]) if after[0].is_literal else after[0].text
+            dd = target.rsplit("-", 1)[-1] if target.startswith(("UT-S-", "S-")) else target
+            out.add_edge(
+                Edge("assigns", f"FD:{program.name}:{name}", f"DD:{dd.upper()}",
+                     sentence[0].line.path, sentence[0].line.line)
+            )
+
+
+def _headers(program: _Program) -> list[tuple[str, str, Line]]:
+    """Sections and paragraphs of the procedure division, in order: (kind, name, line)."""
+    found: list[tuple[str, str, Line]] = []
+    for line in program.procedure:
+        if line.comment or _DIVISION.match(line.text):
+            continue
+        section = _SECTION.match(line.text)
+        if section and section.group(1).upper() not in RESERVED:
+            found.append(("section", section.group(1).upper(), line))
+            continue
+        paragraph = _PARAGRAPH.match(line.text)
+        if paragraph:
+            name = paragraph.group(1).upper()
+            if name not in RESERVED and (line.area_a or "-" in name):
+                found.append(("paragraph", name, line))
+    return found
+
+
+def _comment_above(program: _Program, header: Line) -> str | None:
+    """The comment block right above a header, joined (its description, when there is one)."""
+    lines = program.procedure
+    index = next((i for i, ln in enumerate(lines) if ln is header), None)
+    if index is None:
+        return None
+    block: list[str] = []
+    i = index - 1
+    while i >= 0 and lines[i].comment:
+        text = lines[i].text.strip("*-= ").strip()
+        if text:
+            block.append(text)
+        i -= 1
+    return " ".join(reversed(block))[:500] or None
+
+
+def extract_cobol(pre: Preprocessed, path: str) -> Extraction:
+    """Entities and edges of every program in one preprocessed COBOL file."""
+    out = Extraction(copies=sorted({c.name for c in pre.copies}))
+    for program in _split_programs(pre.lines):
+        pgm = f"PGM:{program.name}"
+        end_line = program.last.line if program.last.path == path else program.first.line
+        out.entities.append(
+            Entity("program", program.name, pgm, path, program.first.line, end_line, program.name)
+        )
+        for use in pre.copies:
+            if use.path == path and program.first.line <= use.line <= end_line:
+                out.add_edge(
+                    Edge("copies", pgm, f"COPY:{use.name}", use.path, use.line,
+                         use.describe_replacing() or None)
+                )
+        items = _data_items(program, out)
+        _file_assignments(program, out)
+        headers = _headers(program)
+        ranges = _ranges(program, headers, end_line, path)
+        section = None
+        for (kind, name, line), last in zip(headers, ranges, strict=True):
+            key = f"{'SECT' if kind == 'section' else 'PARA'}:{program.name}:{name}"
+            detail = _comment_above(program, line)
+            out.entities.append(
+                Entity(kind, name, key, line.path, line.line, last, program.name,
+                       origin=line.origin, detail=detail)
+            )
+            parent = section if (kind == "paragraph" and section) else pgm
+            out.add_edge(Edge("contains", parent, key, line.path, line.line))
+            if kind == "section":
+                section = key
+        context = ProcedureContext(program.name, items, headers, out)
+        extract_procedure(context, program.procedure)
+    return out
+
+
+def _ranges(
+    program: _Program, headers: list[tuple[str, str, Line]], end_line: int, path: str
+) -> list[int]:
+    """Last code line of each header's body (sections run until the next section)."""
+    code = [ln for ln in program.procedure if not ln.comment and ln.path == path]
+    ends: list[int] = []
+    for index, (kind, _name, line) in enumerate(headers):
+        stop = end_line + 1
+        for later_kind, _n, later in headers[index + 1 :]:
+            if kind == "paragraph" or later_kind == "section":
+                stop = later.line
+                break
+        body = [ln.line for ln in code if line.line <= ln.line < stop]
+        ends.append(max(body) if body else line.line)
+    return ends

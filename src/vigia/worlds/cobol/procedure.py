@@ -1,0 +1,293 @@
+"""Procedure division edges: PERFORM (THRU), CALL, GO TO, field reads and writes, EXEC blocks."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vigia.worlds.cobol.preprocess import Line
+from vigia.worlds.cobol.tokens import VERBS, Token, literal_value, tokenize
+from vigia.worlds.graph_types import Edge, Entity, Extraction
+
+_DIVISION = re.compile(r"^PROCEDURE\s+DIVISION\b", re.I)
+_SQL_TABLE = re.compile(r"\b(FROM|JOIN|UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+([A-Z][A-Z0-9_.]*)")
+_SQL_WORDS = frozenset({"SELECT", "WHERE", "SET", "VALUES", "TABLE", "DUAL"})
+
+
+@dataclass
+class ProcedureContext:
+    """What the procedure pass needs: the program, its data names, headers, and the output."""
+
+    program: str
+    items: dict[str, Entity]
+    headers: list[tuple[str, str, Line]]
+    out: Extraction
+
+
+def _split_on_verbs(tokens: list[Token]) -> list[list[Token]]:
+    out: list[list[Token]] = []
+    current: list[Token] = []
+    for token in tokens:
+        starts = token.text == "." or (not token.is_literal and token.text in VERBS)
+        if starts and current:
+            out.append(current)
+            current = []
+        if token.text != ".":
+            current.append(token)
+    if current:
+        out.append(current)
+    return out
+
+
+class _Walker:
+    def __init__(self, ctx: ProcedureContext) -> None:
+        self.ctx = ctx
+        self.names = {name for kind, name, _ in ctx.headers}
+        self.order = [name for kind, name, _ in ctx.headers if kind == "paragraph"]
+        self.keys = {
+            name: f"{'SECT' if kind == 'section' else 'PARA'}:{ctx.program}:{name}"
+            for kind, name, _ in ctx.headers
+        }
+        self.src = f"PGM:{ctx.program}"
+
+    def edge(self, kind: str, dst: str, token: Token, detail: str | None = None) -> None:
+        self.ctx.out.add_edge(Edge(kind, self.src, dst, token.line.path, token.line.line, detail))
+
+    def field(self, kind: str, token: Token) -> None:
+        item = self.ctx.items.get(token.text)
+        if item is None:
+            return
+        self.edge(kind, item.key, token)
+        if item.kind == "condition" and item.detail and item.detail.startswith("88 of "):
+            parent = self.ctx.items.get(item.detail[6:].split(" ", 1)[0])
+            if parent is not None:
+                self.edge(kind, parent.key, token)
+
+    def refs(self, tokens: list[Token], kind: str) -> None:
+        """Marks data names at paren depth 0 as ``kind``; subscripts are always reads."""
+        depth, skip = 0, False
+        for token in tokens:
+            if token.text == "(":
+                depth += 1
+            elif token.text == ")":
+                depth = max(0, depth - 1)
+            elif skip:
+                skip = False
+            elif token.text in ("OF", "IN"):
+                skip = True
+            elif not token.is_literal:
+                self.field(kind if depth == 0 else "reads", token)
+
+    def statement(self, tokens: list[Token]) -> None:
+        verb, rest = tokens[0].text, tokens[1:]
+        words = [t.text for t in rest]
+        handler = getattr(self, f"_{verb.replace('-', '_').lower()}", None)
+        if handler is not None:
+            handler(rest, words)
+        else:
+            self.refs(rest, "reads")
+
+    def _split(self, rest: list[Token], words: list[str], *marks: str) -> int:
+        return next((i for i, w in enumerate(words) if w in marks), len(words))
+
+    def _move(self, rest: list[Token], words: list[str]) -> None:
+        cut = self._split(rest, words, "TO")
+        self.refs(rest[:cut], "reads")
+        self.refs(rest[cut + 1 :], "writes")
+
+    def _compute(self, rest: list[Token], words: list[str]) -> None:
+        cut = self._split(rest, words, "=", "EQUAL")
+        self.refs(rest[:cut], "writes")
+        self.refs(rest[cut + 1 :], "reads")
+
+    def _arith(self, rest: list[Token], words: list[str], into: str) -> None:
+        giving = self._split(rest, words, "GIVING")
+        if giving < len(words):
+            self.refs(rest[:giving], "reads")
+            self.refs(rest[giving + 1 :], "writes")
+            return
+        cut = self._split(rest, words, into)
+        self.refs(rest[:cut], "reads")
+        self.refs(rest[cut + 1 :], "reads")
+        self.refs(rest[cut + 1 :], "writes")
+
+    def _add(self, rest: list[Token], words: list[str]) -> None:
+        self._arith(rest, words, "TO")
+
+    def _subtract(self, rest: list[Token], words: list[str]) -> None:
+        self._arith(rest, words, "FROM")
+
+    def _multiply(self, rest: list[Token], words: list[str]) -> None:
+        self._arith(rest, words, "BY")
+
+    def _divide(self, rest: list[Token], words: list[str]) -> None:
+        remainder = self._split(rest, words, "REMAINDER")
+        if remainder < len(words):
+            self.refs(rest[remainder + 1 :], "writes")
+            rest, words = rest[:remainder], words[:remainder]
+        self._arith(rest, words, "INTO")
+
+    def _into_writes(self, rest: list[Token], words: list[str]) -> None:
+        cut = self._split(rest, words, "INTO")
+        self.refs(rest[:cut], "reads")
+        self.refs(rest[cut + 1 :], "writes")
+
+    _string = _into_writes
+    _unstring = _into_writes
+    _read = _into_writes
+    _return = _into_writes
+
+    def _write(self, rest: list[Token], words: list[str]) -> None:
+        cut = self._split(rest, words, "FROM")
+        self.refs(rest[:cut], "writes")
+        self.refs(rest[cut + 1 :], "reads")
+
+    _rewrite = _write
+    _release = _write
+
+    def _initialize(self, rest: list[Token], words: list[str]) -> None:
+        cut = self._split(rest, words, "REPLACING")
+        self.refs(rest[:cut], "writes")
+
+    def _accept(self, rest: list[Token], words: list[str]) -> None:
+        cut = self._split(rest, words, "FROM")
+        self.refs(rest[:cut], "writes")
+
+    def _set(self, rest: list[Token], words: list[str]) -> None:
+        cut = self._split(rest, words, "TO", "UP", "DOWN")
+        self.refs(rest[:cut], "writes")
+        self.refs(rest[cut + 1 :], "reads")
+
+    def _go(self, rest: list[Token], words: list[str]) -> None:
+        for token in rest:
+            if token.text in self.keys:
+                self.edge("goes_to", self.keys[token.text], token)
+
+    def _perform(self, rest: list[Token], words: list[str]) -> None:
+        if not rest or rest[0].text not in self.keys:
+            self._loop_clauses(rest, words)
+            return
+        target = rest[0]
+        self.edge("performs", self.keys[target.text], target)
+        tail, tail_words = rest[1:], words[1:]
+        if tail_words[:1] in (["THRU"], ["THROUGH"]) and len(tail) > 1:
+            last = tail[1].text
+            self.edge("performs", self.keys.get(last, f"PARA:{self.ctx.program}:{last}"), tail[1],
+                      f"THRU from {target.text}")
+            if target.text in self.order and last in self.order:
+                start, stop = self.order.index(target.text), self.order.index(last)
+                for name in self.order[start + 1 : stop]:
+                    self.edge("performs_thru", self.keys[name], target,
+                              f"{target.text} THRU {last}")
+            tail, tail_words = tail[2:], tail_words[2:]
+        self._loop_clauses(tail, tail_words)
+
+    def _loop_clauses(self, rest: list[Token], words: list[str]) -> None:
+        if "VARYING" in words:
+            index = words.index("VARYING")
+            if index + 1 < len(rest):
+                self.refs([rest[index + 1]], "writes")
+        self.refs(rest, "reads")
+
+    def _call(self, rest: list[Token], words: list[str]) -> None:
+        if not rest:
+            return
+        target = rest[0]
+        if target.is_literal:
+            self.edge("calls", f"PGM:{literal_value(target).upper()}", target)
+        else:
+            item = self.ctx.items.get(target.text)
+            value = (item.detail or "").partition("VALUE ")[2].strip() if item else ""
+            if value:
+                self.edge("calls_dynamic", f"PGM:{value.upper()}", target, f"via {target.text}")
+            self.field("reads", target)
+        self.refs(rest[1:], "reads")
+
+    def exec_block(self, tokens: list[Token], lines: list[Line]) -> None:
+        kind = "sql" if len(tokens) > 1 and tokens[1].text == "SQL" else "cics"
+        first = tokens[0].line
+        text = " ".join(" ".join(ln.text.split()) for ln in lines)[:2000]
+        key = f"{kind.upper()}:{self.ctx.program}:{first.line}"
+        self.ctx.out.entities.append(
+            Entity(kind, f"EXEC {kind.upper()}", key, first.path, first.line, lines[-1].line,
+                   self.ctx.program, origin=first.origin, detail=text)
+        )
+        self.edge("executes", key, tokens[0])
+        body = tokens[2:]
+        words = [t.text for t in body]
+        if kind == "sql":
+            self._sql(body, words, text, tokens[0])
+        else:
+            self._cics(body, words)
+
+    def _sql(self, body: list[Token], words: list[str], text: str, anchor: Token) -> None:
+        writing = False
+        for token, word in zip(body, words, strict=True):
+            if word in ("INTO",):
+                writing = True
+            elif word in ("FROM", "WHERE", "SET", "VALUES"):
+                writing = False
+            elif word.startswith(":"):
+                self.field("writes" if writing else "reads", Token(word[1:], token.line))
+        for match in _SQL_TABLE.finditer(text.upper()):
+            table = match.group(2)
+            if table not in _SQL_WORDS and not table.startswith(":"):
+                operation = match.group(1).split()[0]
+                self.edge("uses_table", f"TABLE:{table}", anchor, operation)
+
+    def _cics(self, body: list[Token], words: list[str]) -> None:
+        mode = "reads"
+        for index, token in enumerate(body):
+            word = words[index]
+            if word in ("INTO", "SET"):
+                mode = "writes"
+            elif word in ("FROM", "LENGTH", "RIDFLD", "COMMAREA"):
+                mode = "reads"
+            elif word == "PROGRAM" and index + 2 < len(body) and body[index + 2].is_literal:
+                verb = next((w for w in words if w in ("LINK", "XCTL")), "LINK")
+                self.edge("calls", f"PGM:{literal_value(body[index + 2]).upper()}",
+                          body[index + 2], f"CICS {verb}")
+            elif word == ")":
+                mode = "reads"
+            else:
+                self.field(mode, token)
+
+
+def extract_procedure(ctx: ProcedureContext, lines: list[Line]) -> None:
+    """Adds the procedure division's edges of one program to ``ctx.out``."""
+    walker = _Walker(ctx)
+    header_lines = {id(line): name for _kind, name, line in ctx.headers}
+    code = [ln for ln in lines if not ln.comment and not _DIVISION.match(ln.text)]
+    pending: list[Token] = []
+
+    def flush() -> None:
+        for statement in _split_on_verbs(pending):
+            walker.statement(statement)
+        pending.clear()
+
+    index = 0
+    while index < len(code):
+        line = code[index]
+        if id(line) in header_lines:
+            flush()
+            walker.src = walker.keys[header_lines[id(line)]]
+            index += 1
+            continue
+        tokens = tokenize([line])
+        exec_at = next((i for i, t in enumerate(tokens) if t.text == "EXEC"), None)
+        if exec_at is None:
+            pending.extend(tokens)
+            index += 1
+            continue
+        pending.extend(tokens[:exec_at])
+        flush()
+        block_lines, block = [line], list(tokens[exec_at:])
+        while not any(t.text == "END-EXEC" for t in block) and index + 1 < len(code):
+            index += 1
+            block_lines.append(code[index])
+            block.extend(tokenize([code[index]]))
+        end = next((i for i, t in enumerate(block) if t.text == "END-EXEC"), len(block))
+        walker.exec_block(block[:end], block_lines)
+        pending.extend(t for t in block[end + 1 :] if t.text != ".")
+        index += 1
+    flush()

@@ -1,0 +1,19 @@
+"""Small request helpers shared by the foundation tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+ADMIN = {"Authorization": "Bearer test-admin-token-0123456789abcdef"}
+
+
+def chat(
+    client: TestClient, key: str, model: str, text: str, **extra: Any
+) -> tuple[int, dict[str, Any]]:
+    """Posts one user message; returns status and JSON body."""
+    headers = {"Authorization": f"Bearer {key}", **extra.pop("headers", {})}
+    body = {"model": model, "messages": [{"role": "user", "content": text}], **extra}
+    r = client.post("/v1/chat/completions", headers=headers, json=body)
+    return r.status_code, r.json()
