@@ -110,7 +110,9 @@ class Tenant:
 def make_tenant(
     name: str = "acme",
     slug: str = "asistente",
-    instructions: str = "Sos un asistente de seguros. Atendemos de lunes a viernes de 9 a 18 horas.",
+    instructions: str = (
+        "Sos un asistente de seguros. Atendemos de lunes a viernes de 9 a 18 horas."
+    ),
     scopes: list[str] | None = None,
     rpm: int | None = None,
     kind: str = "internal",
@@ -119,14 +121,18 @@ def make_tenant(
     with db_session.session_scope() as session:
         workspace = create_workspace(session, name)
         agent = create_agent(
-            session, workspace, AgentCreate(slug=slug, instructions=instructions, kind=kind)  # type: ignore[arg-type]
+            session,
+            workspace,
+            AgentCreate(slug=slug, instructions=instructions, kind=kind),  # type: ignore[arg-type]
         )
         if kind != "external":
             publish(session, agent)
         scopes = scopes or ["chat", "decide", "guardrails:review"]
         production = create_key(session, workspace, scopes=scopes, rpm=rpm)
         draft = create_key(session, workspace, env="draft", scopes=scopes, rpm=rpm)
-        return Tenant(workspace.id, workspace.name, agent.id, agent.slug, production.secret, draft.secret)
+        return Tenant(
+            workspace.id, workspace.name, agent.id, agent.slug, production.secret, draft.secret
+        )
 
 
 @pytest.fixture

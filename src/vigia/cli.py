@@ -54,6 +54,7 @@ def _run(as_json: bool, action: Any) -> Any:
 def serve(
     host: Annotated[str | None, typer.Option(help="Bind address.")] = None,
     port: Annotated[int | None, typer.Option(help="Port.")] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
 ) -> None:
     """Serves every surface (default 127.0.0.1:8000)."""
     import uvicorn
@@ -63,7 +64,10 @@ def serve(
     settings = get_settings()
     upgrade()
     uvicorn.run(
-        create_app(), host=host or settings.host, port=port or settings.port, log_level="info",
+        create_app(),
+        host=host or settings.host,
+        port=port or settings.port,
+        log_level=log_level,
         timeout_graceful_shutdown=10,
     )
 
@@ -93,7 +97,9 @@ def workspace_create(name: str, as_json: Json = False) -> None:
 @workspace_app.command("budget")
 def workspace_budget(
     workspace: str,
-    usd: Annotated[float | None, typer.Option(help="Monthly budget in USD; omit to remove.")] = None,
+    usd: Annotated[
+        float | None, typer.Option(help="Monthly budget in USD; omit to remove.")
+    ] = None,
     action: Annotated[str, typer.Option(help="pause or alert")] = "pause",
     as_json: Json = False,
 ) -> None:
@@ -121,8 +127,12 @@ def agent_create(
 
     def action(session: Any) -> Any:
         spec = AgentCreate.model_validate(
-            {"slug": slug, "name": name, "instructions": instructions,
-             "kind": "external" if external else "internal"}
+            {
+                "slug": slug,
+                "name": name,
+                "instructions": instructions,
+                "kind": "external" if external else "internal",
+            }
         )
         return agents.create_agent(session, workspaces.find_workspace(session, workspace), spec)
 
@@ -130,8 +140,16 @@ def agent_create(
         row = _run(as_json, action)
     except ValueError as error:
         fail(VigiaError(str(error), status=422, code="invalid"), as_json)
-    emit({"id": row.id, "slug": row.slug, "kind": row.kind, "published_version": row.published_version},
-         as_json, human=f"agent {row.slug} ({row.kind})")
+    emit(
+        {
+            "id": row.id,
+            "slug": row.slug,
+            "kind": row.kind,
+            "published_version": row.published_version,
+        },
+        as_json,
+        human=f"agent {row.slug} ({row.kind})",
+    )
 
 
 @agent_app.command("update")
@@ -185,8 +203,18 @@ def key_create(
 
     issued = _run(as_json, action)
     row = issued.row
-    emit({"key": issued.secret, "id": row.id, "env": row.env, "scopes": list(row.scopes),
-          "rpm": row.rpm, "agent_id": row.agent_id}, as_json, human=issued.secret)
+    emit(
+        {
+            "key": issued.secret,
+            "id": row.id,
+            "env": row.env,
+            "scopes": list(row.scopes),
+            "rpm": row.rpm,
+            "agent_id": row.agent_id,
+        },
+        as_json,
+        human=issued.secret,
+    )
 
 
 @key_app.command("revoke")
@@ -203,7 +231,10 @@ def runs_show(run_id: str, as_json: Json = False) -> None:
     view = _run(as_json, lambda s: run_view(s, run_id))
     human = "\n".join(
         [f"run {view['id']} · {view['status']} · {view['duration_ms']} ms · ${view['cost_usd']}"]
-        + [f"  {st['name']:<18} {st['duration_ms']:>9.3f} ms  {st['outcome']}" for st in view["stages"]]
+        + [
+            f"  {st['name']:<18} {st['duration_ms']:>9.3f} ms  {st['outcome']}"
+            for st in view["stages"]
+        ]
     )
     emit(view, as_json, human=human)
 
@@ -218,22 +249,40 @@ def _conversation_action(workspace: str, conversation_id: str, action: Any) -> A
 
 @conversation_app.command("show")
 def conversation_show(conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
-    emit(_run(as_json, _conversation_action(workspace, conversation_id, conversations.conversation_view)), as_json)
+    emit(
+        _run(
+            as_json,
+            _conversation_action(workspace, conversation_id, conversations.conversation_view),
+        ),
+        as_json,
+    )
 
 
 @conversation_app.command("handoff")
-def conversation_handoff(conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
+def conversation_handoff(
+    conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False
+) -> None:
     """A human takes the conversation."""
-    row = _run(as_json, _conversation_action(
-        workspace, conversation_id, lambda s, c: conversations.set_handoff(s, c, True)))
+    row = _run(
+        as_json,
+        _conversation_action(
+            workspace, conversation_id, lambda s, c: conversations.set_handoff(s, c, True)
+        ),
+    )
     emit({"id": row.id, "handoff": row.handoff}, as_json)
 
 
 @conversation_app.command("release")
-def conversation_release(conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
+def conversation_release(
+    conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False
+) -> None:
     """The agent answers the conversation again."""
-    row = _run(as_json, _conversation_action(
-        workspace, conversation_id, lambda s, c: conversations.set_handoff(s, c, False)))
+    row = _run(
+        as_json,
+        _conversation_action(
+            workspace, conversation_id, lambda s, c: conversations.set_handoff(s, c, False)
+        ),
+    )
     emit({"id": row.id, "handoff": row.handoff}, as_json)
 
 
@@ -242,12 +291,20 @@ def conversation_reply(
     conversation_id: str, text: str, workspace: WorkspaceOpt, as_json: Json = False
 ) -> None:
     """Posts an operator reply into the conversation."""
-    row = _run(as_json, _conversation_action(
-        workspace, conversation_id, lambda s, c: conversations.add_message(s, c, "operator", text)))
+    row = _run(
+        as_json,
+        _conversation_action(
+            workspace,
+            conversation_id,
+            lambda s, c: conversations.add_message(s, c, "operator", text),
+        ),
+    )
     emit({"id": row.id, "role": row.role, "content": row.content}, as_json)
 
 
 def main() -> None:
     app()
+
+
 if __name__ == "__main__":
     main()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, Field, SecretStr, model_validator
@@ -52,7 +52,7 @@ class Settings(BaseSettings):
             raise ValueError("VIGIA_ADMIN_TOKEN must be at least 24 characters")
         return self
 
-    @property
+    @cached_property
     def sqlalchemy_url(self) -> str:
         """The database URL, defaulting to a SQLite file in the data directory."""
         if self.database_url:

@@ -34,13 +34,19 @@ def _location(loc: tuple[Any, ...] | list[Any]) -> str:
 
 def validation_summary(errors: list[Any]) -> str:
     """One readable line for a list of pydantic errors."""
-    return "; ".join(f"{_location(e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in errors[:5])
+    return "; ".join(
+        f"{_location(e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in errors[:5]
+    )
 
 
 def _jsonable(errors: list[Any]) -> list[dict[str, Any]]:
     out = []
     for e in errors:
-        item = {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": e.get("type", "")}
+        item = {
+            "loc": list(e.get("loc", ())),
+            "msg": str(e.get("msg", "")),
+            "type": e.get("type", ""),
+        }
         out.append(item)
     return out
 

@@ -9,26 +9,24 @@ from functools import lru_cache
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # A sentence ends at . ! ? … followed by space and an upper-case letter, digit, ¿ ¡ or quote,
 # or at a blank line. Abbreviations such as "art." or "Sr." are rare enough in answers.
-SENTENCE_END = re.compile(
-    r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])|\n\s*\n"
-)
+SENTENCE_END = re.compile(r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])|\n\s*\n")
 
-STOPWORDS = frozenset(
-    """
-    a al algo algun alguna algunas alguno algunos ante antes aqui asi aun cada como con contra
-    cual cuales cuando de del desde donde dos el ella ellas ello ellos en entre era eran es esa
-    esas ese eso esos esta estas este esto estos fue fueron ha han hasta hay la las le les lo los
-    mas me mi mis mucho muy nada ni no nos nosotros o os otra otras otro otros para pero poco
-    por porque que quien quienes se sea segun ser si sin sobre son su sus tambien te tiene tienen
-    todo todos tu tus un una uno unos usted ustedes y ya yo cual cuanto cuanta que
-    ao aos as com da das do dos ela elas ele eles em essa essas esse esses esta estas este estes
-    eu isso isto mais mas na nas nao no nos num numa o os ou pela pelas pelo pelos sao seu seus
-    sua suas tem um uma uns umas voce voces qual quais quando onde como
-    an and are as at be been but by can could do does for from had has have how i if in into is
-    it its me my not of on or our shall should so than that the their them then there these they
-    this those to was we were what when where which who whom why will with would you your
-    """.split()
-)
+_STOPWORDS_TEXT = """
+a al algo algun alguna algunas alguno algunos ante antes aqui asi aun cada como con
+contra cual cuales cuando de del desde donde dos el ella ellas ello ellos en entre era
+eran es esa esas ese eso esos esta estas este esto estos fue fueron ha han hasta hay la
+las le les lo los mas me mi mis mucho muy nada ni no nos nosotros o os otra otras otro
+otros para pero poco por porque que quien quienes se sea segun ser si sin sobre son su
+sus tambien te tiene tienen todo todos tu tus un una uno unos usted ustedes y ya yo cual
+cuanto cuanta que ao aos as com da das do dos ela elas ele eles em essa essas esse esses
+esta estas este estes eu isso isto mais mas na nas nao no nos num numa o os ou pela
+pelas pelo pelos sao seu seus sua suas tem um uma uns umas voce voces qual quais quando
+onde como an and are as at be been but by can could do does for from had has have how i
+if in into is it its me my not of on or our shall should so than that the their them
+then there these they this those to was we were what when where which who whom why will
+with would you your
+"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
 
 def fold(text: str) -> str:

@@ -26,8 +26,10 @@ def test_sigkill_mid_stream_keeps_earlier_turns_and_writes_no_half_run(data_dir:
     tenant = make_tenant()
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "vigia.cli", "serve", "--port", str(port)], env=os.environ.copy(),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "vigia.cli", "serve", "--port", str(port)],
+        env=os.environ.copy(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -39,20 +41,37 @@ def test_sigkill_mid_stream_keeps_earlier_turns_and_writes_no_half_run(data_dir:
                 except httpx.TransportError:
                     time.sleep(0.1)
             agent = f"{base}/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
-            httpx.patch(agent, headers=ADMIN, json={"model": {
-                "provider": "openai", "name": "gpt-4o-mini", "base_url": upstream + "/v1"}})
+            httpx.patch(
+                agent,
+                headers=ADMIN,
+                json={
+                    "model": {
+                        "provider": "openai",
+                        "name": "gpt-4o-mini",
+                        "base_url": upstream + "/v1",
+                    }
+                },
+            )
             httpx.post(agent + "/publish", headers=ADMIN)
             auth = {"Authorization": f"Bearer {tenant.production_key}"}
             body = {"model": tenant.agent_slug, "messages": [{"role": "user", "content": "uno"}]}
             first = httpx.post(base + "/v1/chat/completions", json=body, headers=auth, timeout=30)
             cid = first.json()["sherlock"]["conversation_id"]
             body["messages"][0]["content"] = "dos"
-            httpx.post(base + "/v1/chat/completions", json=body, timeout=30,
-                       headers={**auth, "X-Sherlock-Conversation": cid})
+            httpx.post(
+                base + "/v1/chat/completions",
+                json=body,
+                timeout=30,
+                headers={**auth, "X-Sherlock-Conversation": cid},
+            )
             body["messages"][0]["content"] = "tres"
-            with httpx.stream("POST", base + "/v1/chat/completions", timeout=30,
-                              json={**body, "stream": True},
-                              headers={**auth, "X-Sherlock-Conversation": cid}) as stream:
+            with httpx.stream(
+                "POST",
+                base + "/v1/chat/completions",
+                timeout=30,
+                json={**body, "stream": True},
+                headers={**auth, "X-Sherlock-Conversation": cid},
+            ) as stream:
                 received = []
                 for line in stream.iter_lines():
                     if '"content": "Esta' in line:
@@ -71,8 +90,9 @@ def test_sigkill_mid_stream_keeps_earlier_turns_and_writes_no_half_run(data_dir:
     ).fetchall()
     assert [r[0] for r in rows] == ["user", "assistant", "user", "assistant"]
     assert [r[1] for r in rows if r[0] == "user"] == ["uno", "dos"]
-    runs = db.execute("SELECT status, completion_tokens FROM runs WHERE conversation_id = ?",
-                      (cid,)).fetchall()
+    runs = db.execute(
+        "SELECT status, completion_tokens FROM runs WHERE conversation_id = ?", (cid,)
+    ).fetchall()
     assert runs == [("ok", 7), ("ok", 7)]
     orphans = db.execute(
         "SELECT count(*) FROM run_stages WHERE run_id NOT IN (SELECT id FROM runs)"

@@ -18,18 +18,22 @@ def test_other_workspace_conversation_is_not_found(client: TestClient, tenant: T
     other = make_tenant(name="other", slug="otro")
     _, theirs = chat(client, other.production_key, other.agent_slug, "hola")
     cid = theirs["sherlock"]["conversation_id"]
-    status, body = chat(client, tenant.production_key, tenant.agent_slug, "hola", conversation_id=cid)
+    status, body = chat(
+        client, tenant.production_key, tenant.agent_slug, "hola", conversation_id=cid
+    )
     assert status == 404 and body == {"detail": "conversation not found"}
     r = client.get(f"/admin/workspaces/{tenant.workspace_name}/conversations/{cid}", headers=ADMIN)
     assert r.status_code == 404
 
 
 def test_channel_key_sees_only_its_agent(client: TestClient, tenant: Tenant) -> None:
-    client.post(f"/admin/workspaces/{tenant.workspace_name}/agents",
-                json={"slug": "segundo"}, headers=ADMIN)
+    client.post(
+        f"/admin/workspaces/{tenant.workspace_name}/agents", json={"slug": "segundo"}, headers=ADMIN
+    )
     client.post(f"/admin/workspaces/{tenant.workspace_name}/agents/segundo/publish", headers=ADMIN)
-    key = client.post(f"/admin/workspaces/{tenant.workspace_name}/keys",
-                      json={"agent": "segundo"}, headers=ADMIN).json()
+    key = client.post(
+        f"/admin/workspaces/{tenant.workspace_name}/keys", json={"agent": "segundo"}, headers=ADMIN
+    ).json()
     assert key["rpm"] == 600
     models = client.get("/v1/models", headers={"Authorization": f"Bearer {key['key']}"}).json()
     assert [m["id"] for m in models["data"]] == ["segundo"]
@@ -38,8 +42,11 @@ def test_channel_key_sees_only_its_agent(client: TestClient, tenant: Tenant) -> 
 
 
 def test_revoked_key_and_missing_scope(client: TestClient, tenant: Tenant) -> None:
-    created = client.post(f"/admin/workspaces/{tenant.workspace_name}/keys",
-                          json={"scopes": ["decide"]}, headers=ADMIN).json()
+    created = client.post(
+        f"/admin/workspaces/{tenant.workspace_name}/keys",
+        json={"scopes": ["decide"]},
+        headers=ADMIN,
+    ).json()
     status, body = chat(client, created["key"], tenant.agent_slug, "hola")
     assert status == 403 and body == {"detail": "this API key lacks the 'chat' scope"}
     client.delete(f"/admin/workspaces/{tenant.workspace_name}/keys/{created['id']}", headers=ADMIN)

@@ -36,15 +36,28 @@ def test_chat_json_has_the_spec_shape(live_server: str, tenant: Tenant) -> None:
     assert r.model == tenant.agent_slug
     assert "lunes a viernes" in (r.choices[0].message.content or "")
     assert r.choices[0].finish_reason == "stop"
-    assert r.usage is not None and r.usage.total_tokens == r.usage.prompt_tokens + r.usage.completion_tokens
+    assert (
+        r.usage is not None
+        and r.usage.total_tokens == r.usage.prompt_tokens + r.usage.completion_tokens
+    )
     extra = r.model_extra or {}
     sherlock = extra["sherlock"]
-    for field in ("conversation_id", "run_id", "status", "citations", "cost_usd", "version", "handoff"):
+    for field in (
+        "conversation_id",
+        "run_id",
+        "status",
+        "citations",
+        "cost_usd",
+        "version",
+        "handoff",
+    ):
         assert field in sherlock
     assert sherlock["status"] == "ok" and sherlock["version"] == 1 and sherlock["handoff"] is False
 
 
-def test_streaming_sends_role_sentences_then_usage_and_sherlock(live_server: str, tenant: Tenant) -> None:
+def test_streaming_sends_role_sentences_then_usage_and_sherlock(
+    live_server: str, tenant: Tenant
+) -> None:
     stream = sdk(live_server, tenant.production_key).chat.completions.create(
         model=tenant.agent_slug, messages=[{"role": "user", "content": QUESTION}], stream=True
     )
@@ -62,7 +75,9 @@ def test_stream_options_include_usage_adds_an_empty_choices_chunk(
     live_server: str, tenant: Tenant
 ) -> None:
     stream = sdk(live_server, tenant.production_key).chat.completions.create(
-        model=tenant.agent_slug, messages=[{"role": "user", "content": QUESTION}], stream=True,
+        model=tenant.agent_slug,
+        messages=[{"role": "user", "content": QUESTION}],
+        stream=True,
         stream_options={"include_usage": True},
     )
     chunks = list(stream)
@@ -75,9 +90,11 @@ def test_streamed_and_json_runs_are_counted_alike(live_server: str, tenant: Tena
     plain = client.chat.completions.create(
         model=tenant.agent_slug, messages=[{"role": "user", "content": QUESTION}]
     )
-    streamed = list(client.chat.completions.create(
-        model=tenant.agent_slug, messages=[{"role": "user", "content": QUESTION}], stream=True
-    ))
+    streamed = list(
+        client.chat.completions.create(
+            model=tenant.agent_slug, messages=[{"role": "user", "content": QUESTION}], stream=True
+        )
+    )
     assert plain.usage is not None and streamed[-1].usage is not None
     assert plain.usage.prompt_tokens == streamed[-1].usage.prompt_tokens
     assert plain.usage.completion_tokens == streamed[-1].usage.completion_tokens
@@ -90,11 +107,13 @@ def test_conversation_continues_by_header_and_by_body(live_server: str, tenant: 
     )
     cid = (first.model_extra or {})["sherlock"]["conversation_id"]
     by_header = client.chat.completions.create(
-        model=tenant.agent_slug, messages=[{"role": "user", "content": "¿Y los sábados?"}],
+        model=tenant.agent_slug,
+        messages=[{"role": "user", "content": "¿Y los sábados?"}],
         extra_headers={"X-Sherlock-Conversation": cid},
     )
     by_body = client.chat.completions.create(
-        model=tenant.agent_slug, messages=[{"role": "user", "content": "Gracias"}],
+        model=tenant.agent_slug,
+        messages=[{"role": "user", "content": "Gracias"}],
         extra_body={"conversation_id": cid},
     )
     assert (by_header.model_extra or {})["sherlock"]["conversation_id"] == cid
@@ -108,12 +127,18 @@ def test_conversation_continues_by_header_and_by_body(live_server: str, tenant: 
         headers={"Authorization": "Bearer test-admin-token-0123456789abcdef"},
     ).json()["messages"]
     assert [m["role"] for m in history] == ["user", "assistant"] * 3
-    assert [m["content"] for m in history if m["role"] == "user"] == [QUESTION, "¿Y los sábados?", "Gracias"]
+    assert [m["content"] for m in history if m["role"] == "user"] == [
+        QUESTION,
+        "¿Y los sábados?",
+        "Gracias",
+    ]
 
 
 def test_async_client_json_and_stream(live_server: str, tenant: Tenant) -> None:
     async def main() -> tuple[str, str]:
-        client = openai.AsyncOpenAI(base_url=live_server + "/v1", api_key=tenant.production_key, max_retries=0)
+        client = openai.AsyncOpenAI(
+            base_url=live_server + "/v1", api_key=tenant.production_key, max_retries=0
+        )
         r = await client.chat.completions.create(
             model=tenant.agent_slug, messages=[{"role": "user", "content": QUESTION}]
         )
@@ -131,16 +156,23 @@ def test_async_client_json_and_stream(live_server: str, tenant: Tenant) -> None:
 def test_error_statuses_and_bodies(live_server: str, tenant: Tenant) -> None:
     messages = [{"role": "user", "content": QUESTION}]
     with pytest.raises(openai.AuthenticationError) as missing:
-        sdk(live_server, "sk-vigia-not-a-key").chat.completions.create(model=tenant.agent_slug, messages=messages)  # type: ignore[arg-type]
+        sdk(live_server, "sk-vigia-not-a-key").chat.completions.create(
+            model=tenant.agent_slug, messages=messages
+        )  # type: ignore[arg-type]
     assert missing.value.status_code == 401 and missing.value.body == {"detail": "invalid API key"}
     with pytest.raises(openai.NotFoundError) as unknown:
-        sdk(live_server, tenant.production_key).chat.completions.create(model="nope", messages=messages)  # type: ignore[arg-type]
+        sdk(live_server, tenant.production_key).chat.completions.create(
+            model="nope", messages=messages
+        )  # type: ignore[arg-type]
     assert unknown.value.body == {"detail": "model 'nope' not found"}
     with pytest.raises(openai.UnprocessableEntityError) as bad:
         sdk(live_server, tenant.production_key).chat.completions.create(
             model=tenant.agent_slug, messages=[{"role": "assistant", "content": "hola"}]
         )
     assert isinstance(bad.value.body, dict) and isinstance(bad.value.body["detail"], str)
-    raw = httpx.post(f"{live_server}/v1/chat/completions", content=b"{not json",
-                     headers={"X-API-Key": tenant.production_key, "Content-Type": "application/json"})
+    raw = httpx.post(
+        f"{live_server}/v1/chat/completions",
+        content=b"{not json",
+        headers={"X-API-Key": tenant.production_key, "Content-Type": "application/json"},
+    )
     assert raw.status_code == 422 and isinstance(raw.json()["detail"], str)

@@ -13,8 +13,12 @@ def test_exactly_n_of_concurrent_calls_pass(live_server: str) -> None:
     body = {"model": tenant.agent_slug, "messages": [{"role": "user", "content": "hola"}]}
 
     def call(_: int) -> httpx.Response:
-        return httpx.post(f"{live_server}/v1/chat/completions", json=body, timeout=30,
-                          headers={"Authorization": f"Bearer {tenant.production_key}"})
+        return httpx.post(
+            f"{live_server}/v1/chat/completions",
+            json=body,
+            timeout=30,
+            headers={"Authorization": f"Bearer {tenant.production_key}"},
+        )
 
     with ThreadPoolExecutor(max_workers=limit + extra) as pool:
         responses = list(pool.map(call, range(limit + extra)))
@@ -23,6 +27,7 @@ def test_exactly_n_of_concurrent_calls_pass(live_server: str) -> None:
     refused = [r for r in responses if r.status_code == 429]
     assert all(int(r.headers["Retry-After"]) >= 1 for r in refused)
     assert all("rate limit of 8 requests per minute" in r.json()["detail"] for r in refused)
-    other = httpx.get(f"{live_server}/v1/models",
-                      headers={"Authorization": f"Bearer {tenant.draft_key}"})
+    other = httpx.get(
+        f"{live_server}/v1/models", headers={"Authorization": f"Bearer {tenant.draft_key}"}
+    )
     assert other.status_code == 200, "each key has its own window"

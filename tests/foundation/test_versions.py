@@ -10,17 +10,23 @@ def test_draft_key_runs_draft_and_production_the_published_version(
     client: TestClient, tenant: Tenant
 ) -> None:
     patch = {"instructions": "Atendemos los sábados de 10 a 14 horas."}
-    r = client.patch(f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}",
-                     json=patch, headers=ADMIN)
+    r = client.patch(
+        f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}",
+        json=patch,
+        headers=ADMIN,
+    )
     assert r.status_code == 200
     _, prod = chat(client, tenant.production_key, tenant.agent_slug, "¿Atienden los sábados?")
-    _, draft = chat(client, tenant.draft_key, tenant.agent_slug + "@draft", "¿Atienden los sábados?")
+    _, draft = chat(
+        client, tenant.draft_key, tenant.agent_slug + "@draft", "¿Atienden los sábados?"
+    )
     assert prod["sherlock"]["version"] == 1
     assert "sábados" not in prod["choices"][0]["message"]["content"]
     assert draft["sherlock"]["version"] == "draft"
     assert "sábados de 10 a 14" in draft["choices"][0]["message"]["content"]
     published = client.post(
-        f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}/publish", headers=ADMIN
+        f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}/publish",
+        headers=ADMIN,
     ).json()
     assert published == {"slug": tenant.agent_slug, "version": 2}
     _, prod = chat(client, tenant.production_key, tenant.agent_slug, "¿Atienden los sábados?")
@@ -29,15 +35,23 @@ def test_draft_key_runs_draft_and_production_the_published_version(
 
 
 def test_draft_suffix_does_not_change_the_environment(client: TestClient, tenant: Tenant) -> None:
-    client.patch(f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}",
-                 json={"instructions": "Texto nuevo del borrador."}, headers=ADMIN)
+    client.patch(
+        f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}",
+        json={"instructions": "Texto nuevo del borrador."},
+        headers=ADMIN,
+    )
     _, prod = chat(client, tenant.production_key, tenant.agent_slug + "@draft", "hola")
     assert prod["sherlock"]["version"] == 1
 
 
-def test_unpublished_agent_is_invisible_to_production_keys(client: TestClient, tenant: Tenant) -> None:
-    r = client.post(f"/admin/workspaces/{tenant.workspace_name}/agents",
-                    json={"slug": "nuevo", "instructions": "Borrador."}, headers=ADMIN)
+def test_unpublished_agent_is_invisible_to_production_keys(
+    client: TestClient, tenant: Tenant
+) -> None:
+    r = client.post(
+        f"/admin/workspaces/{tenant.workspace_name}/agents",
+        json={"slug": "nuevo", "instructions": "Borrador."},
+        headers=ADMIN,
+    )
     assert r.status_code == 201
     prod = client.get("/v1/models", headers={"Authorization": f"Bearer {tenant.production_key}"})
     draft = client.get("/v1/models", headers={"Authorization": f"Bearer {tenant.draft_key}"})

@@ -28,10 +28,20 @@ def axis(*weights: float) -> np.ndarray:
 
 def entries() -> list[Entry]:
     return [
-        Entry("robo", "Cláusula 7. El robo total del vehículo se indemniza al valor de mercado.", axis(1, 0)),
-        Entry("granizo", "Los daños por granizo están cubiertos con una franquicia fija.", axis(0, 1)),
+        Entry(
+            "robo",
+            "Cláusula 7. El robo total del vehículo se indemniza al valor de mercado.",
+            axis(1, 0),
+        ),
+        Entry(
+            "granizo", "Los daños por granizo están cubiertos con una franquicia fija.", axis(0, 1)
+        ),
         Entry("grua", "El servicio de grúa cubre hasta 300 kilómetros por evento.", axis(0, 0, 1)),
-        Entry("coberturas", "Coberturas adicionales: cristales, cerraduras y neumáticos.", axis(0, 0, 0, 1)),
+        Entry(
+            "coberturas",
+            "Coberturas adicionales: cristales, cerraduras y neumáticos.",
+            axis(0, 0, 0, 1),
+        ),
     ]
 
 
@@ -61,7 +71,9 @@ class SearchIndexContract:
         hits = filled.search(session, ["kb:a"], "CLAUSULA del robo", None, 3, mode="lexical")
         assert hits[0].key == "robo"
 
-    def test_lexical_matches_plural_and_singular(self, filled: SearchIndex, session: Session) -> None:
+    def test_lexical_matches_plural_and_singular(
+        self, filled: SearchIndex, session: Session
+    ) -> None:
         hits = filled.search(session, ["kb:a"], "cobertura", None, 3, mode="lexical")
         assert [h.key for h in hits] == ["coberturas"]
 

@@ -46,7 +46,9 @@ def list_workspaces(_: Admin, db: Db) -> dict[str, Any]:
 
 @router.put("/workspaces/{workspace}/budget")
 def set_budget(workspace: str, body: schemas.BudgetUpdate, _: Admin, db: Db) -> dict[str, Any]:
-    row = workspaces.set_budget(db, workspaces.find_workspace(db, workspace), body.budget_usd, body.action)
+    row = workspaces.set_budget(
+        db, workspaces.find_workspace(db, workspace), body.budget_usd, body.action
+    )
     return _workspace_view(row)
 
 
@@ -67,7 +69,9 @@ def usage(workspace: str, _: Admin, db: Db) -> dict[str, Any]:
 
 @router.post("/workspaces/{workspace}/agents", status_code=201)
 def create_agent(workspace: str, body: AgentCreate, _: Admin, db: Db) -> dict[str, Any]:
-    return agents.agent_view(agents.create_agent(db, workspaces.find_workspace(db, workspace), body))
+    return agents.agent_view(
+        agents.create_agent(db, workspaces.find_workspace(db, workspace), body)
+    )
 
 
 @router.get("/workspaces/{workspace}/agents")
@@ -83,9 +87,7 @@ def get_agent(workspace: str, slug: str, _: Admin, db: Db) -> dict[str, Any]:
 
 
 @router.patch("/workspaces/{workspace}/agents/{slug}")
-def update_agent(
-    workspace: str, slug: str, body: AgentPatch, _: Admin, db: Db
-) -> dict[str, Any]:
+def update_agent(workspace: str, slug: str, body: AgentPatch, _: Admin, db: Db) -> dict[str, Any]:
     """Edits the draft; production keys keep the published version until publish."""
     ws = workspaces.find_workspace(db, workspace)
     return agents.agent_view(agents.update_draft(db, agents.get_agent(db, ws.id, slug), body))
@@ -104,7 +106,12 @@ def create_key(workspace: str, body: schemas.KeyCreate, _: Admin, db: Db) -> dic
     ws = workspaces.find_workspace(db, workspace)
     agent_id = agents.get_agent(db, ws.id, body.agent).id if body.agent else None
     issued = workspaces.create_key(
-        db, ws, agent_id=agent_id, env=body.env, scopes=list(body.scopes), rpm=body.rpm,
+        db,
+        ws,
+        agent_id=agent_id,
+        env=body.env,
+        scopes=list(body.scopes),
+        rpm=body.rpm,
         name=body.name,
     )
     return {"key": issued.secret, **workspaces.key_view(issued.row)}
@@ -144,7 +151,9 @@ def get_conversation(workspace: str, conversation_id: str, _: Admin, db: Db) -> 
 def handoff(workspace: str, conversation_id: str, _: Admin, db: Db) -> dict[str, Any]:
     """A human takes the conversation: the agent stops answering it."""
     ws = workspaces.find_workspace(db, workspace)
-    row = conversations.set_handoff(db, conversations.get_conversation(db, ws.id, conversation_id), True)
+    row = conversations.set_handoff(
+        db, conversations.get_conversation(db, ws.id, conversation_id), True
+    )
     return {"id": row.id, "handoff": row.handoff}
 
 
@@ -152,7 +161,9 @@ def handoff(workspace: str, conversation_id: str, _: Admin, db: Db) -> dict[str,
 def release(workspace: str, conversation_id: str, _: Admin, db: Db) -> dict[str, Any]:
     """The agent answers the conversation again."""
     ws = workspaces.find_workspace(db, workspace)
-    row = conversations.set_handoff(db, conversations.get_conversation(db, ws.id, conversation_id), False)
+    row = conversations.set_handoff(
+        db, conversations.get_conversation(db, ws.id, conversation_id), False
+    )
     return {"id": row.id, "handoff": row.handoff}
 
 

@@ -16,12 +16,17 @@ class BudgetUpdate(BaseModel):
     action: Literal["pause", "alert"] = "pause"
 
 
+Scope = Literal["chat", "decide", "guardrails:review"]
+
+
+def _chat_only() -> list[Scope]:
+    return ["chat"]
+
+
 class KeyCreate(BaseModel):
     agent: str | None = Field(default=None, max_length=64, description="slug: a channel key")
     env: Literal["production", "draft"] = "production"
-    scopes: list[Literal["chat", "decide", "guardrails:review"]] = Field(
-        default_factory=lambda: ["chat"], min_length=1, max_length=3  # type: ignore[arg-type]
-    )
+    scopes: list[Scope] = Field(default_factory=_chat_only, min_length=1, max_length=3)
     rpm: int | None = Field(default=None, ge=1, le=10_000)
     name: str = Field(default="", max_length=64)
 

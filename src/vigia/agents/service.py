@@ -24,7 +24,9 @@ def create_agent(session: Session, workspace: Workspace, spec: AgentCreate) -> A
     config = _apply(config, spec)
     if not config.name:
         config = config.model_copy(update={"name": spec.slug})
-    agent = Agent(workspace_id=workspace.id, slug=spec.slug, kind=spec.kind, draft=config.model_dump())
+    agent = Agent(
+        workspace_id=workspace.id, slug=spec.slug, kind=spec.kind, draft=config.model_dump()
+    )
     session.add(agent)
     session.flush()
     if spec.kind == "external":
@@ -51,7 +53,9 @@ def get_agent(session: Session, workspace_id: str, slug: str) -> Agent:
 
 def list_agents(session: Session, workspace_id: str) -> list[Agent]:
     return list(
-        session.scalars(select(Agent).where(Agent.workspace_id == workspace_id).order_by(Agent.slug))
+        session.scalars(
+            select(Agent).where(Agent.workspace_id == workspace_id).order_by(Agent.slug)
+        )
     )
 
 

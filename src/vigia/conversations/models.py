@@ -27,9 +27,7 @@ class Message(Base):
     __table_args__ = (Index("ix_messages_conversation", "conversation_id", "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    conversation_id: Mapped[str] = mapped_column(
-        ForeignKey("conversations.id", ondelete="CASCADE")
-    )
+    conversation_id: Mapped[str] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
     role: Mapped[str] = mapped_column(String(16))
     content: Mapped[str] = mapped_column(Text)
     run_id: Mapped[str | None] = mapped_column(String(36), default=None)

@@ -70,8 +70,12 @@ def conversation_view(session: Session, conversation: Conversation) -> dict[str,
         "handoff": conversation.handoff,
         "created_at": conversation.created_at.isoformat(),
         "messages": [
-            {"role": m.role, "content": m.content, "run_id": m.run_id,
-             "created_at": m.created_at.isoformat()}
+            {
+                "role": m.role,
+                "content": m.content,
+                "run_id": m.run_id,
+                "created_at": m.created_at.isoformat(),
+            }
             for m in messages(session, conversation.id)
         ],
     }

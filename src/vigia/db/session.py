@@ -26,7 +26,9 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
     if url.startswith("sqlite"):
         engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=20,
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_size=20,
             max_overflow=20,
         )
         event.listen(engine, "connect", _sqlite_pragmas)

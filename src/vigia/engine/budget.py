@@ -53,4 +53,6 @@ def budget_state(session: Session, workspace: Workspace) -> BudgetState:
     """The workspace's budget and this month's spend (no query when there is no budget)."""
     if workspace.budget_usd is None:
         return BudgetState(None, 0.0, workspace.budget_action)
-    return BudgetState(workspace.budget_usd, month_spend(session, workspace.id), workspace.budget_action)
+    return BudgetState(
+        workspace.budget_usd, month_spend(session, workspace.id), workspace.budget_action
+    )

@@ -36,8 +36,14 @@ class CitationMap:
             snippet = p.text if len(p.text) <= SNIPPET_CHARS else p.text[:SNIPPET_CHARS] + "…"
             out.append(
                 Citation(
-                    n=new, document_id=p.document_id, document=p.document, snippet=snippet,
-                    score=max(0.0, min(1.0, p.score)), url=p.url, page=p.page, heading=p.heading,
+                    n=new,
+                    document_id=p.document_id,
+                    document=p.document,
+                    snippet=snippet,
+                    score=max(0.0, min(1.0, p.score)),
+                    url=p.url,
+                    page=p.page,
+                    heading=p.heading,
                 )
             )
         return out

@@ -13,9 +13,16 @@ from vigia.engine.turn import Turn
 def _run_row(turn: Turn, model: str, duration_ms: float) -> Run:
     request = turn.request
     return Run(
-        id=turn.run_id, workspace_id=request.workspace_id, agent_id=request.agent_id,
-        conversation_id=turn.conversation_id, key_id=request.key_id, channel=request.channel,
-        env=request.env, version=turn.version, model=model, streamed=request.streamed,
+        id=turn.run_id,
+        workspace_id=request.workspace_id,
+        agent_id=request.agent_id,
+        conversation_id=turn.conversation_id,
+        key_id=request.key_id,
+        channel=request.channel,
+        env=request.env,
+        version=turn.version,
+        model=model,
+        streamed=request.streamed,
         duration_ms=round(duration_ms, 3),
     )
 
@@ -23,8 +30,13 @@ def _run_row(turn: Turn, model: str, duration_ms: float) -> Run:
 def _stage_rows(run_id: str, trace: Trace) -> list[RunStage]:
     return [
         RunStage(
-            run_id=run_id, seq=i, name=s.name, started_at=s.started_at,
-            duration_ms=round(s.duration_ms, 3), outcome=s.outcome, detail=s.detail,
+            run_id=run_id,
+            seq=i,
+            name=s.name,
+            started_at=s.started_at,
+            duration_ms=round(s.duration_ms, 3),
+            outcome=s.outcome,
+            detail=s.detail,
         )
         for i, s in enumerate(trace.stages)
     ]
@@ -37,7 +49,8 @@ def save_turn(turn: Turn, result: TurnResult, trace: Trace, model: str, duration
         if turn.new_conversation:
             session.add(
                 Conversation(
-                    id=turn.conversation_id, workspace_id=request.workspace_id,
+                    id=turn.conversation_id,
+                    workspace_id=request.workspace_id,
                     agent_id=request.agent_id,
                 )
             )
@@ -56,13 +69,21 @@ def save_turn(turn: Turn, result: TurnResult, trace: Trace, model: str, duration
         )
         if not input_blocked:
             session.add(
-                Message(conversation_id=turn.conversation_id, role="user", content=request.message,
-                        run_id=run.id)
+                Message(
+                    conversation_id=turn.conversation_id,
+                    role="user",
+                    content=request.message,
+                    run_id=run.id,
+                )
             )
         if result.content and not input_blocked:
             session.add(
-                Message(conversation_id=turn.conversation_id, role="assistant",
-                        content=result.content, run_id=run.id)
+                Message(
+                    conversation_id=turn.conversation_id,
+                    role="assistant",
+                    content=result.content,
+                    run_id=run.id,
+                )
             )
 
 

@@ -54,7 +54,7 @@ def _fired(verdicts: list[Verdict]) -> list[Verdict]:
     return [v for v in verdicts if not v.passed]
 
 
-def _verdict_detail(verdicts: list[Verdict]) -> dict[str, object]:
+def _verdict_detail(verdicts: list[Verdict]) -> dict[str, list[dict[str, object]]]:
     return {
         "fired": [
             {"name": v.name, "blocking": v.blocking, "severity": v.severity, "reason": v.reason}
@@ -97,7 +97,9 @@ def prepare(request: TurnRequest) -> PreparedTurn:
             prepared.early_status, prepared.early_content = "budget_exceeded", EXCEEDED_MESSAGE
             return prepared
         if not turn.new_conversation:
-            conversation = conversations.get_conversation(session, workspace.id, turn.conversation_id)
+            conversation = conversations.get_conversation(
+                session, workspace.id, turn.conversation_id
+            )
             if conversation.handoff:
                 trace.add(StageRecord("handoff", trace.stages[-1].started_at, 0.0, "handoff"))
                 prepared.early_status = "handoff"
@@ -108,7 +110,10 @@ def prepare(request: TurnRequest) -> PreparedTurn:
             stage.detail = _verdict_detail(fired)
             if any(v.blocking for v in fired):
                 stage.outcome = "blocked"
-                prepared.early_status, prepared.early_content = "blocked", turn.config.replies.blocked
+                prepared.early_status, prepared.early_content = (
+                    "blocked",
+                    turn.config.replies.blocked,
+                )
                 return prepared
             prepared.logged += fired
         with trace.stage("history") as stage:
@@ -137,8 +142,12 @@ def execute(prepared: PreparedTurn) -> Iterator[EngineEvent]:
     turn = prepared.turn
     model = model_for(turn.config.model)
     request = ModelRequest(
-        instructions=turn.config.instructions, message=turn.message, history=turn.history,
-        passages=turn.passages, replies=turn.config.replies, choice=turn.config.model,
+        instructions=turn.config.instructions,
+        message=turn.message,
+        history=turn.history,
+        passages=turn.passages,
+        replies=turn.config.replies,
+        choice=turn.config.model,
         language=turn.config.language,
     )
     citations = CitationMap(turn.passages)
@@ -156,7 +165,7 @@ def execute(prepared: PreparedTurn) -> Iterator[EngineEvent]:
         fired = _fired(guardrails.check_output_sentence(turn, sentence, "".join(originals)))
         checks.duration_ms += (time.perf_counter() - t0) * 1000
         prepared.triggered += [v.name for v in fired if v.name not in prepared.triggered]
-        checks.detail.setdefault("fired", []).extend(_verdict_detail(fired)["fired"])  # type: ignore[union-attr]
+        checks.detail.setdefault("fired", []).extend(_verdict_detail(fired)["fired"])
         if any(v.blocking for v in fired):
             status = "blocked"
             checks.outcome = "blocked"
@@ -210,7 +219,12 @@ def execute(prepared: PreparedTurn) -> Iterator[EngineEvent]:
             count_tokens(content),
         )
     yield _finish(
-        prepared, status, content, model.name, usage.prompt_tokens, usage.completion_tokens,
+        prepared,
+        status,
+        content,
+        model.name,
+        usage.prompt_tokens,
+        usage.completion_tokens,
         citations=citations,
     )
 
@@ -228,10 +242,18 @@ def _finish(
     cost = cost_usd(model, prompt_tokens, completion_tokens) if model else 0.0
     cited = citations.citations() if citations is not None else []
     result = TurnResult(
-        status=status, content=content, run_id=turn.run_id, conversation_id=turn.conversation_id,
-        version=turn.version, env=turn.request.env, prompt_tokens=prompt_tokens,
-        completion_tokens=completion_tokens, cost_usd=cost, citations=cited,
-        handoff=status == "handoff", triggered=list(prepared.triggered),
+        status=status,
+        content=content,
+        run_id=turn.run_id,
+        conversation_id=turn.conversation_id,
+        version=turn.version,
+        env=turn.request.env,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        cost_usd=cost,
+        citations=cited,
+        handoff=status == "handoff",
+        triggered=list(prepared.triggered),
         budget_alert=prepared.budget_alert,
     )
     duration_ms = (time.perf_counter() - prepared.started) * 1000

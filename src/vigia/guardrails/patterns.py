@@ -20,28 +20,65 @@ _RULES = (
     r"|programming|orient\w*|indicac\w*|consignas?|limit\w*|filtros?|filters?|guardrails?"
     r"|configurac\w*|configuration|system)"
 )
-_YOUR = r"(?:tus|tu|sus|su|las|los|todas?|todos?|suas?|seus?|teus?|tuas?|as|os|your|the|all|any|previous|prior|above)"
-_BEFORE = r"(?:anteriores?|previas?|previos?|de arriba|iniciales?|originales?|above|previous|prior|earlier|original|initial|acima|anteriormente)"
+_YOUR = (
+    r"(?:tus|sus|suas|seus|teus|tuas|your|todas (?:tus |sus |las |as )?"
+    r"|todos (?:tus |sus |los |os )?|all (?:of )?(?:your |the |previous |prior )?|any|previous|prior|above|earlier)"
+)
+_BEFORE = (
+    r"(?:anteriores?|previas?|previos?|de arriba|iniciales?|originales?|originais|above|previous"
+    r"|prior|earlier|original|initial|acima)"
+)
+_OVERRIDE_VERB = (
+    r"\b(?:ignor[ae]\w*|olvid[ae]\w*|olvidate|esquec[ae]\w*|esqueca|forget|disregard"
+    r"|desconsider\w*|descart[ae]\w*|omit[ae]\w*|pasa por alto|pass[ae] por cima|override|anul[ae]\w*"
+    r"|bypass\w*|salt[ae]\w*|pul[ae]\w*|skip|desobedec\w*|desobedeca|disobey|romp[ae]\w*"
+    r"|quebr[ae]\w*|break|no (?:hagas|sigas) caso|nao (?:obedeca|siga)|don't follow|do not follow|deja de lado"
+    r"|dej[aá] de lado|deixe de lado|put \w+ \w+ aside)"
+)
 
 FAMILIES: dict[str, re.Pattern[str]] = {
     "override": re.compile(
-        r"\b(?:ignor\w*|olvid\w*|esquec\w*|esqueca|forget|disregard|desconsider\w*|descart\w*"
-        r"|omit\w*|pasa por alto|pass[ae] por cima|override|anula\w*|bypass\w*|salta\w*|skip)"
-        rf"\W+(?:\w+\W+){{0,4}}?{_YOUR}?\W*(?:\w+\W+){{0,2}}?{_RULES}"
+        rf"{_OVERRIDE_VERB}\W+(?:\w+\W+){{0,4}}?{_YOUR}\W*(?:\w+\W+){{0,2}}?{_RULES}"
+        rf"|{_OVERRIDE_VERB}\W+(?:\w+\W+){{0,3}}?{_RULES}\W+(?:\w+\W+){{0,1}}?{_BEFORE}\b"
+        r"|\b(?:ignor\w*|olvid\w*|esquec\w*|forget|disregard) (?:todo|tudo|everything)"
+        r" (?:lo anterior|lo que te (?:dijeron|pidieron)|o que te (?:disseram|pediram)|above|before"
+        r"|you were told)"
     ),
     "override_before": re.compile(
-        rf"\b{_RULES}\W+(?:\w+\W+){{0,2}}?{_BEFORE}\b.{{0,60}}\b(?:no|nao|not|don't|dont|ya|ja"
-        r"|no longer|ignore|ignora|olvida|esqueca|nunca)\b"
+        rf"\b{_RULES}\W+(?:\w+\W+){{0,2}}?{_BEFORE}\b.{{0,40}}\b(?:ya no|no (?:aplican|valen"
+        r"|cuentan|existen)|nao (?:valem|contam|se aplicam|existem)|no longer|don't (?:apply|count)"
+        r"|do not apply|obsolet\w*|ignor\w*)"
+        rf"|\b{_BEFORE} {_RULES} (?:ya no|no longer|don't|do not|nao|no) (?:\w+ )?(?:apply|count"
+        r"|aplican|cuentan|valen|valem|contam|matter|importan|importam)"
+        r"|\b(?:bypass|evade|circumvent|saltea\w*|saltate|salta|pul[ae]|burl[ae]\w*|evit[ae]|esquiv\w*)"
+        r" (?:las |los |as |os |the |tus |your |suas |seus )?(?:restricc\w*|restric\w*|restrictions"
+        r"|filtros|filters|guardrails|controles|controls|safety|seguridad|seguranca)"
+        rf"|\b(?:tus|sus|suas|seus|your) {_RULES} (?:no|nao|don't|do not) (?:existen|existem|exist"
+        r"|aplican|se aplicam|apply|cuentan|valem|count)"
+    ),
+    "system_message": re.compile(
+        r"\b(?:system message|system prompt|developer message|mensaje (?:de|del) sistema"
+        r"|mensagem (?:de|do) sistema|prompt (?:de|del|do) sistema|instruc\w* (?:de|del|do) sistema"
+        r"|(?:instruc\w*|reglas|regras|rules|directivas|diretrizes) (?:secret\w*|ocult\w*|escondid\w*"
+        r"|intern\w*|hidden|internal)|(?:secret|hidden|internal) (?:instructions|rules|directives"
+        r"|guidelines)|(?:tu|su|seu|your) prompt|(?:primera|primeira) instruc\w* que (?:recibiste|recebeu|te dieron"
+        r"|te deram)|first instruction you (?:got|received|were given))"
     ),
     "persona": re.compile(
         r"\b(?:you are now|from now on you|a partir de ahora (?:sos|eres|seras|actuaras|vas a)"
         r"|de agora em diante (?:voce|vc|tu)|agora voce e|ahora (?:sos|eres)|pretend (?:to be|you)"
-        r"|finge que|fingi que|finja que|haz de cuenta|faz de conta|act as (?:an? )?(?:unfiltered"
+        r"|fing[ei] que (?:sos|eres|no tenes|no tienes|tus)|finja que (?:voce|vc|e|nao tem|suas)"
+        r"|finja ser|finge ser|haz de cuenta que (?:sos|eres)|faz de conta que (?:voce|e)"
+        r"|make believe you|act as (?:an? )?(?:unfiltered"
         r"|uncensored|evil|jailbroken|dan)|actua como (?:un )?(?:\w+ )?(?:sin (?:filtros|restricc))"
         r"|\bdan\b|do anything now|developer mode|modo (?:desarrollador|desenvolvedor|dios|sin "
         r"restricciones|sem restricoes|libre|livre)|god mode|jailbr\w*|sin (?:ninguna )?"
         r"(?:restriccion|censura|filtro)\w*|sem (?:nenhuma )?(?:restric|censura|filtro)\w*"
-        r"|without (?:any )?(?:restrictions|filters|censorship|rules|limits))"
+        r"|without (?:any )?(?:restrictions|filters|censorship|rules|limits)"
+        r"|(?:sin|sem|no|with no) (?:filtros?|filters?) (?:ni|nem|or|y|e|and) (?:restricc\w*"
+        r"|restric\w*|restrictions|limites|limits)|(?:ia|ai|modelo|model) (?:sin|sem|with no"
+        r"|without) (?:limites|limits)|(?:limitless|unrestricted|unfiltered|uncensored)"
+        r" (?:ai|mode|model|assistant)|modo sin restricc\w*|modo sem restric\w*)\b"
     ),
     "extraction": re.compile(
         r"\b(?:revel\w*|mostr\w*|muestr\w*|reveal|show|print|imprim\w*|dime|decime|diz|diga"
@@ -49,7 +86,7 @@ FAMILIES: dict[str, re.Pattern[str]] = {
         r"|traduc\w*|traduz\w*|translate|resum\w*|summari[sz]e|dump|exib\w*|compart\w*|share)"
         r"\W+(?:\w+\W+){0,5}?(?:system prompt|prompt (?:de|do|del) sistema|prompt inicial"
         r"|initial prompt|hidden prompt|your prompt|tu prompt|seu prompt|(?:tus|sus|suas|seus"
-        r"|your|las|as|the) (?:\w+ )?(?:instruc\w*|reglas|regras|rules|directivas|diretrizes"
+        r"|your|teus|tuas) (?:\w+ )?(?:instruc\w*|reglas|regras|rules|directivas|diretrizes"
         r"|configurac\w*|guidelines)(?: (?:ocult\w*|secret\w*|intern\w*|hidden|system|de sistema"
         r"|del sistema|do sistema|originales?|originais|completas?|initial|iniciales?))?"
         r"|(?:everything|todo|tudo) (?:above|lo anterior|acima)|the text above|el texto (?:de )?arriba"

@@ -1,5 +1,130 @@
-"""Routes of this domain (placeholder until the domain lands)."""
+"""Admin routes: knowledge bases of a workspace, their documents, and a search to try them.
 
-from fastapi import APIRouter
+``{workspace}`` is the workspace's id or name. Every route needs the admin token.
+"""
 
-router = APIRouter()
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, File, Form, Request, Response, UploadFile
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from vigia.admin.auth import Admin
+from vigia.db.session import get_db
+from vigia.errors import TooLarge
+from vigia.knowledge import schemas, service
+from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
+from vigia.knowledge.retrieval import search_knowledge
+from vigia.workspaces.service import find_workspace
+
+router = APIRouter(prefix="/admin/workspaces/{workspace}/knowledge-bases", tags=["knowledge"])
+Db = Annotated[Session, Depends(get_db)]
+MULTIPART_OVERHEAD = 64 * 1024
+
+
+def _kb(db: Session, workspace: str, kb_id: str) -> KnowledgeBase:
+    return service.get_knowledge_base(db, find_workspace(db, workspace), kb_id)
+
+
+def _kb_view(db: Session, kb: KnowledgeBase) -> dict[str, Any]:
+    documents = db.scalar(
+        select(func.count())
+        .select_from(KnowledgeDocument)
+        .where(KnowledgeDocument.knowledge_base_id == kb.id)
+    )
+    chunks = db.scalar(
+        select(func.count())
+        .select_from(KnowledgeChunk)
+        .where(KnowledgeChunk.knowledge_base_id == kb.id)
+    )
+    return schemas.knowledge_base_view(kb, documents or 0, chunks or 0)
+
+
+def _refuse_oversized(request: Request) -> None:
+    """413 before reading the body when the declared size is already too large."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > service.MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD:
+        raise TooLarge(
+            f"documents may be at most {service.MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB"
+        )
+
+
+@router.post("", status_code=201)
+def create_knowledge_base(
+    workspace: str, body: schemas.KnowledgeBaseCreate, _: Admin, db: Db
+) -> dict[str, Any]:
+    kb = service.create_knowledge_base(
+        db, find_workspace(db, workspace), body.name, body.description, body.embedder
+    )
+    return _kb_view(db, kb)
+
+
+@router.get("")
+def list_knowledge_bases(workspace: str, _: Admin, db: Db) -> dict[str, Any]:
+    kbs = service.list_knowledge_bases(db, find_workspace(db, workspace))
+    return {"knowledge_bases": [_kb_view(db, kb) for kb in kbs]}
+
+
+@router.get("/{kb_id}")
+def get_knowledge_base(workspace: str, kb_id: str, _: Admin, db: Db) -> dict[str, Any]:
+    return _kb_view(db, _kb(db, workspace, kb_id))
+
+
+@router.delete("/{kb_id}", status_code=204)
+def delete_knowledge_base(workspace: str, kb_id: str, _: Admin, db: Db) -> Response:
+    service.delete_knowledge_base(db, _kb(db, workspace, kb_id))
+    return Response(status_code=204)
+
+
+@router.post("/{kb_id}/documents", status_code=201, dependencies=[Depends(_refuse_oversized)])
+def upload_document(
+    workspace: str,
+    kb_id: str,
+    _: Admin,
+    db: Db,
+    response: Response,
+    file: Annotated[UploadFile, File(description="PDF, DOCX, HTML, Markdown or text")],
+    url: Annotated[str | None, Form(max_length=service.MAX_URL_CHARS)] = None,
+) -> dict[str, Any]:
+    """Adds a document (201), or replaces the one with the same file name (200)."""
+    kb = _kb(db, workspace, kb_id)
+    data = file.file.read(service.MAX_DOCUMENT_BYTES + 1)
+    upload = service.add_document(
+        db, kb, file.filename or "", data, media_type=file.content_type, url=url
+    )
+    if upload.replaced:
+        response.status_code = 200
+    return {**schemas.document_view(upload.document), "replaced": upload.replaced}
+
+
+@router.get("/{kb_id}/documents")
+def list_documents(workspace: str, kb_id: str, _: Admin, db: Db) -> dict[str, Any]:
+    kb = _kb(db, workspace, kb_id)
+    return {"documents": [schemas.document_view(d) for d in service.list_documents(db, kb)]}
+
+
+@router.get("/{kb_id}/documents/{document_id}")
+def get_document(workspace: str, kb_id: str, document_id: str, _: Admin, db: Db) -> dict[str, Any]:
+    """The document with its chunks (text, page and heading of each)."""
+    doc = service.get_document(db, _kb(db, workspace, kb_id), document_id)
+    chunks = [schemas.chunk_view(c) for c in service.document_chunks(db, doc)]
+    return {**schemas.document_view(doc), "chunk_list": chunks}
+
+
+@router.delete("/{kb_id}/documents/{document_id}", status_code=204)
+def delete_document(workspace: str, kb_id: str, document_id: str, _: Admin, db: Db) -> Response:
+    kb = _kb(db, workspace, kb_id)
+    service.delete_document(db, kb, service.get_document(db, kb, document_id))
+    return Response(status_code=204)
+
+
+@router.post("/{kb_id}/search")
+def search(
+    workspace: str, kb_id: str, body: schemas.SearchRequest, _: Admin, db: Db
+) -> dict[str, Any]:
+    """What the retrieval stage would pass to the model for ``query``, best first."""
+    kb = _kb(db, workspace, kb_id)
+    passages = search_knowledge(db, [kb], body.query, body.top_k, body.mode)
+    return {"passages": [schemas.passage_view(n, p) for n, p in enumerate(passages, 1)]}

@@ -99,4 +99,3 @@ class EmbeddedModel:
         for i, part in enumerate(parts):
             yield TextChunk(part if i == len(parts) - 1 else part + " ")
         yield Usage(prompt_tokens=prompt_tokens(request), completion_tokens=count_tokens(answer))
-

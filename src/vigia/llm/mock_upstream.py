@@ -33,17 +33,30 @@ def create_mock(text: str = DEFAULT_TEXT, chunk_delay_s: float = 0.0) -> Starlet
         usage = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
         base = {"id": "chatcmpl-mock", "created": int(time.time()), "model": model}
         if not body.get("stream"):
-            return JSONResponse({
-                **base, "object": "chat.completion", "usage": usage,
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": reply}}],
-            })
+            return JSONResponse(
+                {
+                    **base,
+                    "object": "chat.completion",
+                    "usage": usage,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": reply},
+                        }
+                    ],
+                }
+            )
 
         async def events() -> AsyncIterator[str]:
             for word in reply.split(" "):
-                piece = {**base, "object": "chat.completion.chunk",
-                         "choices": [{"index": 0, "delta": {"content": word + " "},
-                                      "finish_reason": None}]}
+                piece = {
+                    **base,
+                    "object": "chat.completion.chunk",
+                    "choices": [
+                        {"index": 0, "delta": {"content": word + " "}, "finish_reason": None}
+                    ],
+                }
                 yield f"data: {json.dumps(piece)}\n\n"
                 if chunk_delay_s:
                     await asyncio.sleep(chunk_delay_s)
@@ -62,8 +75,13 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=9911)
     parser.add_argument("--delay", type=float, default=0.0)
     args = parser.parse_args()
-    uvicorn.run(create_mock(chunk_delay_s=args.delay), host="127.0.0.1", port=args.port,
-                log_level="warning", access_log=False)
+    uvicorn.run(
+        create_mock(chunk_delay_s=args.delay),
+        host="127.0.0.1",
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+    )
 
 
 if __name__ == "__main__":

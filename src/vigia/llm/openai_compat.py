@@ -74,16 +74,19 @@ class OpenAIChatModel:
                 if response.status_code >= 400:
                     response.read()
                     response.raise_for_status()
+                # Read to the end even after [DONE]: an unread body closes the pooled connection.
                 for line in response.iter_lines():
                     if not line.startswith("data:"):
                         continue
                     data = line[5:].strip()
                     if data == "[DONE]":
-                        break
+                        continue
                     chunk = json.loads(data)
                     if chunk.get("usage"):
                         u = chunk["usage"]
-                        usage = Usage(int(u.get("prompt_tokens", 0)), int(u.get("completion_tokens", 0)))
+                        usage = Usage(
+                            int(u.get("prompt_tokens", 0)), int(u.get("completion_tokens", 0))
+                        )
                     for choice in chunk.get("choices") or []:
                         text = (choice.get("delta") or {}).get("content")
                         if text:

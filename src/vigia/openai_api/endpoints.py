@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from vigia.agents.models import Agent
 from vigia.agents.service import get_agent, list_agents
 from vigia.db.session import session_scope
-from vigia.engine.events import EngineEvent
+from vigia.engine.events import EngineEvent, TurnResult
 from vigia.engine.pipeline import execute, prepare
 from vigia.engine.turn import TurnRequest
 from vigia.errors import NotFound
@@ -70,9 +70,15 @@ def _turn_request(
     if len(dialogue) > 1:
         supplied = [ChatMessage(m.role, m.text()) for m in dialogue[:-1]]
     return TurnRequest(
-        workspace_id=key.workspace_id, agent_id=agent_id, message=body.messages[-1].text(),
-        channel="openai", key_id=key.key_id, env=key.env, conversation_id=conversation_id,
-        supplied_history=supplied, streamed=body.stream,
+        workspace_id=key.workspace_id,
+        agent_id=agent_id,
+        message=body.messages[-1].text(),
+        channel="openai",
+        key_id=key.key_id,
+        env=key.env,
+        conversation_id=conversation_id,
+        supplied_history=supplied,
+        streamed=body.stream,
     )
 
 
@@ -88,11 +94,8 @@ def chat_completions(
     prepared = prepare(_turn_request(body, key, agent_id, x_sherlock_conversation))
     events = execute(prepared)
     if not body.stream:
-        result = None
-        for event in events:
-            result = event
-        assert result is not None and not hasattr(result, "text")
-        return wire.completion(body.slug, result)  # type: ignore[arg-type]
+        results = [event for event in events if isinstance(event, TurnResult)]
+        return wire.completion(body.slug, results[-1])
     first = next(events)  # model errors surface as an HTTP status, before any byte is sent
 
     def replay() -> Iterator[EngineEvent]:

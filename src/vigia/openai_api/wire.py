@@ -71,7 +71,10 @@ def chunks(model: str, events: Iterator[EngineEvent], include_usage: bool) -> It
 
     def chunk(delta: dict[str, Any], finish: str | None, **extra: Any) -> str:
         body: dict[str, Any] = {
-            "id": cid, "object": "chat.completion.chunk", "created": created, "model": model,
+            "id": cid,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
         }
         if include_usage:
@@ -87,8 +90,14 @@ def chunks(model: str, events: Iterator[EngineEvent], include_usage: bool) -> It
             continue
         yield chunk({}, "stop", usage=usage_of(event), sherlock=sherlock_of(event))
         if include_usage:
-            yield _sse({
-                "id": cid, "object": "chat.completion.chunk", "created": created,
-                "model": model, "choices": [], "usage": usage_of(event),
-            })
+            yield _sse(
+                {
+                    "id": cid,
+                    "object": "chat.completion.chunk",
+                    "created": created,
+                    "model": model,
+                    "choices": [],
+                    "usage": usage_of(event),
+                }
+            )
     yield _sse("[DONE]")

@@ -27,9 +27,7 @@ class SearchEntry(Base):
     """One searchable item: the caller's key and its unit-length float32 vector."""
 
     __tablename__ = "search_entries"
-    __table_args__ = (
-        Index("ix_search_entries_collection_key", "collection", "key", unique=True),
-    )
+    __table_args__ = (Index("ix_search_entries_collection_key", "collection", "key", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     collection: Mapped[str] = mapped_column(String(80))

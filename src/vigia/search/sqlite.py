@@ -74,7 +74,10 @@ class SqliteSearchIndex:
             session.flush()
             session.execute(
                 _INSERT_FTS,
-                [{"id": r.id, "terms": index_terms(e.text)} for r, e in zip(rows, batch, strict=True)],
+                [
+                    {"id": r.id, "terms": index_terms(e.text)}
+                    for r, e in zip(rows, batch, strict=True)
+                ],
             )
         row.revision = new_id()
         session.flush()
@@ -117,9 +120,9 @@ class SqliteSearchIndex:
     def count(self, session: Session, collection: str) -> int:
         return int(
             session.scalar(
-                select(func.count()).select_from(SearchEntry).where(
-                    SearchEntry.collection == collection
-                )
+                select(func.count())
+                .select_from(SearchEntry)
+                .where(SearchEntry.collection == collection)
             )
             or 0
         )
@@ -157,7 +160,8 @@ class SqliteSearchIndex:
         found: list[tuple[str, str, float]] = []
         for name, matrix in matrices.items():
             if matrix.vectors.shape[1] != vector.size:
-                raise ValueError(f"query has {vector.size} dimensions, '{name}' holds {matrix.vectors.shape[1]}")
+                held = matrix.vectors.shape[1]
+                raise ValueError(f"query has {vector.size} dimensions, '{name}' holds {held}")
             found += [(key, name, sim) for key, sim in matrix.top(vector, limit)]
         found.sort(key=lambda h: (-h[2], h[1], h[0]))
         return found[:limit]

@@ -38,8 +38,8 @@ def presented_key(request: Request) -> str | None:
         scheme, _, value = header.partition(" ")
         if scheme.lower() == "bearer" and value.strip():
             return value.strip()
-    value = request.headers.get("x-api-key")
-    return value.strip() if value else None
+    api_key = request.headers.get("x-api-key")
+    return api_key.strip() if api_key else None
 
 
 def load_key(session: Session, raw: str | None) -> KeyContext:

@@ -13,7 +13,10 @@ import re
 
 from vigia.knowledge.parsers.base import HEADING_JOIN, clean
 
-_NUMBER = r"(?:\d{1,3}(?:\.\d{1,3})*|[IVXLC]{1,6}|[ivxlc]{1,6}|[A-Za-z]|primera|segunda|tercera|única|unica)"
+_NUMBER = (
+    r"(?:\d{1,3}(?:\.\d{1,3})*|[IVXLC]{1,6}|[ivxlc]{1,6}|[A-Za-z]"
+    r"|primera|segunda|tercera|única|unica)"
+)
 _SEP = r"\s*(?:[.:)\-–—·]\s*)?"
 _LEVEL1 = re.compile(
     rf"^(?P<label>(?:t[íi]tulo|cap[íi]tulo|parte|secci[óo]n|se[çc][ãa]o|anexo)\s+{_NUMBER})"
@@ -55,7 +58,7 @@ def line_heading(line: str) -> tuple[int, str] | None:
     ):
         return 2 + numbered.group("number").count("."), text
     letters = [c for c in text if c.isalpha()]
-    if len(letters) >= 4 and all(c.isupper() for c in letters) and n_words <= 12:
-        if not text.endswith("."):
-            return 1, text
+    capitals = len(letters) >= 4 and all(c.isupper() for c in letters)
+    if capitals and n_words <= 12 and not text.endswith("."):
+        return 1, text
     return None

@@ -10,11 +10,36 @@ from bs4 import BeautifulSoup, Tag
 
 from vigia.knowledge.parsers.base import Block, HeadingStack, ParsedDocument, clean
 
-_DROP = ["script", "style", "noscript", "nav", "footer", "header", "aside", "form", "template", "svg"]
+_DROP = [
+    "script",
+    "style",
+    "noscript",
+    "nav",
+    "footer",
+    "header",
+    "aside",
+    "form",
+    "template",
+    "svg",
+]
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _BLOCKS = _HEADINGS | {
-    "p", "li", "pre", "blockquote", "td", "th", "dd", "dt", "figcaption", "caption",
-    "div", "section", "article", "main", "address", "summary",
+    "p",
+    "li",
+    "pre",
+    "blockquote",
+    "td",
+    "th",
+    "dd",
+    "dt",
+    "figcaption",
+    "caption",
+    "div",
+    "section",
+    "article",
+    "main",
+    "address",
+    "summary",
 }
 
 

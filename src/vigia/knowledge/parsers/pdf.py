@@ -90,37 +90,45 @@ def parse_pdf(data: bytes) -> ParsedDocument:
                 f"page {index + 1} of this PDF cannot be read", code="unreadable_document"
             ) from error
         bookmarks = {fold(t): (lvl, t) for lvl, t in outline.get(index, [])}
-        lines = raw.splitlines()
-        widest = max((len(line.strip()) for line in lines), default=0)
-        paragraph: list[str] = []
-
-        def flush(page_number: int = index + 1) -> None:
-            text = clean(" ".join(paragraph))
-            paragraph.clear()
-            if text:
-                parsed.blocks.append(Block(text, page_number, stack.path))
-
-        for line in lines:
-            stripped = line.strip()
-            if not stripped:
-                flush()
-                continue
-            marked = bookmarks.get(fold(clean(stripped)))
-            found = line_heading(stripped) if marked is None else None
-            if marked is not None or found is not None:
-                flush()
-                if marked is not None:
-                    level, heading = marked
-                    shaped = line_heading(heading)
-                    stack.push(level, shaped[1] if shaped else heading)
-                elif found is not None:
-                    stack.push(*found)
-                continue
-            if paragraph and _HYPHEN.search(paragraph[-1]) and stripped[:1].islower():
-                paragraph[-1] = paragraph[-1][:-1] + stripped
-            else:
-                paragraph.append(stripped)
-            if stripped.endswith(_END) and len(stripped) < 0.75 * widest:
-                flush()
-        flush()
+        parsed.blocks += _page_blocks(raw.splitlines(), index + 1, stack, bookmarks)
     return parsed
+
+
+def _page_blocks(
+    lines: list[str], page: int, stack: HeadingStack, bookmarks: dict[str, tuple[int, str]]
+) -> list[Block]:
+    """One page's paragraphs; hard-wrapped lines are joined, hyphenated words mended."""
+    blocks: list[Block] = []
+    widest = max((len(line.strip()) for line in lines), default=0)
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        text = clean(" ".join(paragraph))
+        paragraph.clear()
+        if text:
+            blocks.append(Block(text, page, stack.path))
+
+    for line in lines:
+        stripped = line.strip()
+        if not stripped:
+            flush()
+            continue
+        marked = bookmarks.get(fold(clean(stripped)))
+        found = line_heading(stripped) if marked is None else None
+        if marked is not None:
+            flush()
+            shaped = line_heading(marked[1])
+            stack.push(marked[0], shaped[1] if shaped else marked[1])
+            continue
+        if found is not None:
+            flush()
+            stack.push(*found)
+            continue
+        if paragraph and _HYPHEN.search(paragraph[-1]) and stripped[:1].islower():
+            paragraph[-1] = paragraph[-1][:-1] + stripped
+        else:
+            paragraph.append(stripped)
+        if stripped.endswith(_END) and len(stripped) < 0.75 * widest:
+            flush()
+    flush()
+    return blocks

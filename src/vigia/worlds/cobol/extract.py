@@ -89,8 +89,8 @@ def _data_items(program: _Program, out: Extraction) -> dict[str, Entity]:
         if name == "FILLER" or not re.match(r"^[A-Z0-9][A-Z0-9-]*$", name):
             continue
         text = " ".join(words[2:])
-        pic = _PIC.search(text)
-        detail = f"PIC {pic.group(1)}" if pic else None
+        pic = _PIC.search(_raw_text(sentence))
+        detail = f"PIC {pic.group(1).rstrip('.')}" if pic else None
         kind = "condition" if level == 88 else "data"
         if level == 88:
             values = text.split("VALUE", 1)[-1].strip(" S").strip() if "VALUE" in text else ""
@@ -132,6 +132,14 @@ def _data_items(program: _Program, out: Extraction) -> dict[str, Entity]:
                 out.entities[index] = _replace_end(group, next_line - 1)
                 items[group.name] = out.entities[index]
     return items
+
+
+def _raw_text(sentence: list[Token]) -> str:
+    seen: list[Line] = []
+    for token in sentence:
+        if not seen or seen[-1] is not token.line:
+            seen.append(token.line)
+    return " ".join(line.text for line in seen)
 
 
 def _replace_end(entity: Entity, line_end: int) -> Entity:

@@ -12,6 +12,7 @@ _TOKEN = re.compile(
     r"'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?"  # literals (possibly unclosed at line end)
     r"|==.*?=="  # pseudo-text
     r"|:?[A-Za-z0-9][A-Za-z0-9-]*(?:\.[0-9]+)?"  # words, host variables, numbers
+    r"|[+-]?\.\d+"  # decimal literals such as .100
     r"|\.(?=\s|$)"  # statement-ending period
     r"|[=<>()+*/,:&]|\S"
 )

@@ -17,8 +17,7 @@ depends_on = None
 # SQLite only: the lexical index of search entries (rowid = search_entries.id). The
 # PostgreSQL counterpart (a tsvector column with a GIN index) is a TODO in docs/knowledge.md.
 FTS_DDL = (
-    "CREATE VIRTUAL TABLE search_fts USING fts5("
-    "terms, tokenize = \"unicode61 remove_diacritics 2\")"
+    'CREATE VIRTUAL TABLE search_fts USING fts5(terms, tokenize = "unicode61 remove_diacritics 2")'
 )
 
 

@@ -18,7 +18,7 @@ depends_on = None
 # counterpart (a tsvector column with a GIN index) is a TODO in docs/worlds.md.
 FTS_DDL = (
     "CREATE VIRTUAL TABLE world_chunks_fts USING fts5("
-    "text, tokenize = \"unicode61 remove_diacritics 2\")"
+    'text, tokenize = "unicode61 remove_diacritics 2")'
 )
 
 
@@ -43,8 +43,10 @@ def upgrade() -> None:
         _created(),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
-            ["user_id"], ["world_users.id"],
-            name=op.f("fk_world_sessions_user_id_world_users"), ondelete="CASCADE",
+            ["user_id"],
+            ["world_users.id"],
+            name=op.f("fk_world_sessions_user_id_world_users"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("token_hash", name=op.f("pk_world_sessions")),
     )
@@ -71,7 +73,9 @@ def upgrade() -> None:
         sa.Column("lines", sa.Integer(), nullable=False),
         sa.Column("copies", sa.JSON(), nullable=False),
         sa.ForeignKeyConstraint(
-            ["world_id"], ["worlds.id"], name=op.f("fk_world_files_world_id_worlds"),
+            ["world_id"],
+            ["worlds.id"],
+            name=op.f("fk_world_files_world_id_worlds"),
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_world_files")),
@@ -87,7 +91,9 @@ def upgrade() -> None:
         sa.Column("line_end", sa.Integer(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(
-            ["file_id"], ["world_files.id"], name=op.f("fk_world_chunks_file_id_world_files"),
+            ["file_id"],
+            ["world_files.id"],
+            name=op.f("fk_world_chunks_file_id_world_files"),
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_world_chunks")),
@@ -110,8 +116,10 @@ def upgrade() -> None:
         sa.Column("origin", sa.String(64), nullable=True),
         sa.Column("detail", sa.Text(), nullable=True),
         sa.ForeignKeyConstraint(
-            ["file_id"], ["world_files.id"],
-            name=op.f("fk_world_entities_file_id_world_files"), ondelete="CASCADE",
+            ["file_id"],
+            ["world_files.id"],
+            name=op.f("fk_world_entities_file_id_world_files"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_world_entities")),
     )
@@ -130,7 +138,9 @@ def upgrade() -> None:
         sa.Column("line", sa.Integer(), nullable=False),
         sa.Column("detail", sa.Text(), nullable=True),
         sa.ForeignKeyConstraint(
-            ["file_id"], ["world_files.id"], name=op.f("fk_world_edges_file_id_world_files"),
+            ["file_id"],
+            ["world_files.id"],
+            name=op.f("fk_world_edges_file_id_world_files"),
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_world_edges")),
@@ -150,11 +160,14 @@ def upgrade() -> None:
         _created(),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
-            ["owner_id"], ["world_users.id"],
-            name=op.f("fk_world_conversations_owner_id_world_users"), ondelete="CASCADE",
+            ["owner_id"],
+            ["world_users.id"],
+            name=op.f("fk_world_conversations_owner_id_world_users"),
+            ondelete="CASCADE",
         ),
         sa.ForeignKeyConstraint(
-            ["source_id"], ["world_conversations.id"],
+            ["source_id"],
+            ["world_conversations.id"],
             name=op.f("fk_world_conversations_source_id_world_conversations"),
             ondelete="CASCADE",
         ),
@@ -171,15 +184,14 @@ def upgrade() -> None:
         sa.Column("envelope", sa.JSON(), nullable=True),
         _created(),
         sa.ForeignKeyConstraint(
-            ["conversation_id"], ["world_conversations.id"],
+            ["conversation_id"],
+            ["world_conversations.id"],
             name=op.f("fk_world_messages_conversation_id_world_conversations"),
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_world_messages")),
     )
-    op.create_index(
-        "ix_world_messages_conversation", "world_messages", ["conversation_id", "id"]
-    )
+    op.create_index("ix_world_messages_conversation", "world_messages", ["conversation_id", "id"])
     op.create_table(
         "world_personal_files",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -189,8 +201,10 @@ def upgrade() -> None:
         sa.Column("sha256", sa.String(64), nullable=False),
         _created(),
         sa.ForeignKeyConstraint(
-            ["user_id"], ["world_users.id"],
-            name=op.f("fk_world_personal_files_user_id_world_users"), ondelete="CASCADE",
+            ["user_id"],
+            ["world_users.id"],
+            name=op.f("fk_world_personal_files_user_id_world_users"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_world_personal_files")),
         sa.UniqueConstraint("user_id", "rel_path", name="uq_world_personal_path"),

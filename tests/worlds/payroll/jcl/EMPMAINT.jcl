@@ -1,0 +1,12 @@
+//EMPMAINT JOB (ACCT,HR),'RATE CHANGES',CLASS=B,MSGCLASS=X
+//*-------------------------------------------------------------------
+//* APPLY HOURLY RATE CHANGES TO DB2 TABLE EMPLOYEE
+//*-------------------------------------------------------------------
+//STEP010  EXEC PGM=IKJEFT01,DYNAMNBR=20
+//STEPLIB  DD DSN=DB2P.SDSNLOAD,DISP=SHR
+//SYSTSPRT DD SYSOUT=*
+//SYSTSIN  DD *
+  DSN SYSTEM(DB2P)
+  RUN PROGRAM(EMPUPDT) PLAN(EMPUPDT) LIB('PAY.PROD.LOADLIB')
+  END
+/*
