@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from vigia import __version__, http_errors
+from vigia.body_limit import BodyLimitMiddleware
 from vigia.admin.endpoints import router as admin_router
 from vigia.decide.endpoints import router as decide_router
 from vigia.knowledge.endpoints import router as knowledge_router
@@ -17,6 +18,7 @@ def create_app() -> FastAPI:
     """The whole Vigia HTTP service."""
     app = FastAPI(title="Vigia", version=__version__)
     http_errors.install(app)
+    app.add_middleware(BodyLimitMiddleware)
     app.include_router(openai_router)
     app.include_router(decide_router)
     app.include_router(review_router)

@@ -49,7 +49,8 @@ def test_sigkill_mid_stream_keeps_earlier_turns_and_writes_no_half_run(data_dir:
                         "provider": "openai",
                         "name": "gpt-4o-mini",
                         "base_url": upstream + "/v1",
-                    }
+                    },
+                    "guardrails": {"grounding": "off"},
                 },
             )
             httpx.post(agent + "/publish", headers=ADMIN)

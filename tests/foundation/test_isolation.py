@@ -60,3 +60,9 @@ def test_admin_api_needs_the_admin_token(client: TestClient) -> None:
     assert client.get("/admin/workspaces").status_code == 401
     bad = client.get("/admin/workspaces", headers={"Authorization": "Bearer nope"})
     assert bad.status_code == 401 and bad.json() == {"detail": "admin token required"}
+
+
+def test_oversized_body_is_refused_with_413(client: TestClient, tenant: Tenant) -> None:
+    huge = "a" * (3 * 1024 * 1024)
+    status, body = chat(client, tenant.production_key, tenant.agent_slug, huge)
+    assert status == 413 and "larger than" in body["detail"]

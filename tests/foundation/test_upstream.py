@@ -9,7 +9,11 @@ from vigia.llm.mock_upstream import DEFAULT_TEXT
 
 
 def _use_upstream(client: TestClient, tenant: Tenant, base_url: str, model: str) -> None:
-    patch = {"model": {"provider": "openai", "name": model, "base_url": base_url}}
+    # The mock's canned text is not grounded in the agent's instructions: grounding off.
+    patch = {
+        "model": {"provider": "openai", "name": model, "base_url": base_url},
+        "guardrails": {"grounding": "off"},
+    }
     base = f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
     assert client.patch(base, json=patch, headers=ADMIN).status_code == 200
     assert client.post(f"{base}/publish", headers=ADMIN).status_code == 200

@@ -68,7 +68,9 @@ POLICY_PAGES: list[list[tuple[str, str]]] = [
 ]
 
 
-def policy_pdf(pages: list[list[tuple[str, str]]] | None = None, *, password: str | None = None) -> bytes:
+def policy_pdf(
+    pages: list[list[tuple[str, str]]] | None = None, *, password: str | None = None
+) -> bytes:
     """A multi-page policy: clauses as bold lines, paragraphs as wrapped text."""
     pdf = FPDF()
     if password:

@@ -20,10 +20,15 @@ def test_pdf_blocks_keep_their_page_and_clause_heading() -> None:
     assert parsed.pages == 4
     franquicia = _find(parsed.blocks, "monto fijo")
     assert franquicia.page == 2
-    assert franquicia.heading == "CONDICIONES GENERALES DEL SEGURO AUTOMOTOR · Cláusula 4 · Cobertura todo riesgo"
+    assert franquicia.heading == "Cláusula 4 · Cobertura todo riesgo"
     denuncia = _find(parsed.blocks, "tres días hábiles")
-    assert denuncia.page == 3 and denuncia.heading is not None
-    assert denuncia.heading.endswith("Cláusula 6 · Denuncia del siniestro")
+    assert (denuncia.page, denuncia.heading) == (3, "Cláusula 6 · Denuncia del siniestro")
+
+
+def test_a_heading_over_the_whole_document_is_its_title_not_a_heading() -> None:
+    parsed = parse_document("p.pdf", policy_pdf())
+    assert parsed.title == "CONDICIONES GENERALES DEL SEGURO AUTOMOTOR"
+    assert all("CONDICIONES" not in (b.heading or "") for b in parsed.blocks)
 
 
 def test_pdf_wrapped_lines_join_into_one_paragraph() -> None:
@@ -63,23 +68,27 @@ def test_html_headings_url_and_dropped_chrome() -> None:
     assert parsed.url == "https://seguros.example/ayuda"
     texts = " ".join(b.text for b in parsed.blocks)
     assert "tracking" not in texts and "menú principal" not in texts and "Copyright" not in texts
-    assert _find(parsed.blocks, "diez días").heading == "Centro de ayuda · Reintegros"
-    assert _find(parsed.blocks, "lunes a viernes").heading == "Centro de ayuda · Horarios"
+    assert _find(parsed.blocks, "diez días").heading == "Reintegros"
+    assert _find(parsed.blocks, "lunes a viernes").heading == "Horarios"
 
 
 def test_markdown_headings_plain_text_and_tables() -> None:
     parsed = parse_document("manual.md", NOTES_MD.encode())
     cristales = _find(parsed.blocks, "parabrisas se reponen")
-    assert cristales.heading == "Manual del asegurado · Cristales"
+    assert cristales.heading == "Cristales"
+    assert _find(parsed.blocks, "presentación").heading is None
+    assert parsed.title == "Manual del asegurado"
     assert "**" not in cristales.text
     assert _find(parsed.blocks, "48 horas").text == "Parabrisas | 48 horas"
 
 
 def test_plain_text_clause_lines_become_headings() -> None:
-    text = "CAPÍTULO II - Siniestros\n\nCláusula 9: Plazos\nEl pago se hace en 15 días.\n"
+    text = "Anexo de la póliza.\n\nCAPÍTULO II - Siniestros\n\nCláusula 9: Plazos\nEl pago se hace en 15 días.\n"
     parsed = parse_document("notas.txt", text.encode("cp1252"))
-    assert parsed.blocks == [
-        Block("El pago se hace en 15 días.", None, ("CAPÍTULO II · Siniestros", "Cláusula 9 · Plazos"))
+    assert parsed.blocks[1:] == [
+        Block(
+            "El pago se hace en 15 días.", None, ("CAPÍTULO II · Siniestros", "Cláusula 9 · Plazos")
+        )
     ]
 
 
@@ -109,7 +118,9 @@ def test_document_without_text_is_422() -> None:
 
 
 def test_chunks_never_cross_headings_or_pages_and_respect_the_size_limit() -> None:
-    long = " ".join(f"La oración número {i} describe una condición de la póliza." for i in range(80))
+    long = " ".join(
+        f"La oración número {i} describe una condición de la póliza." for i in range(80)
+    )
     blocks = [
         Block("Primero.", 1, ("A",)),
         Block("Segundo.", 1, ("A",)),

@@ -86,6 +86,27 @@ class ResolvedAgent:
     env: str
 
 
+_version_cache: dict[tuple[str, str, int], AgentConfig] = {}
+_VERSION_CACHE_MAX = 2048
+
+
+def _version_config(session: Session, agent: Agent, number: int) -> AgentConfig:
+    bind = session.get_bind()
+    key = (str(bind.url), agent.id, number)
+    config = _version_cache.get(key)
+    if config is None:
+        row = session.scalars(
+            select(AgentVersion).where(
+                AgentVersion.agent_id == agent.id, AgentVersion.number == number
+            )
+        ).one()
+        config = AgentConfig.model_validate(row.config)
+        if len(_version_cache) >= _VERSION_CACHE_MAX:
+            _version_cache.clear()
+        _version_cache[key] = config
+    return config
+
+
 def resolve(session: Session, agent: Agent, env: str) -> ResolvedAgent:
     """What ``env`` runs for ``agent``; production needs a published version."""
     if env == "draft":
@@ -94,12 +115,8 @@ def resolve(session: Session, agent: Agent, env: str) -> ResolvedAgent:
         raise NotFound(
             f"agent '{agent.slug}' has no published version yet: publish it or use a draft key"
         )
-    row = session.scalars(
-        select(AgentVersion).where(
-            AgentVersion.agent_id == agent.id, AgentVersion.number == agent.published_version
-        )
-    ).one()
-    return ResolvedAgent(agent, AgentConfig.model_validate(row.config), row.number, "production")
+    config = _version_config(session, agent, agent.published_version)
+    return ResolvedAgent(agent, config, agent.published_version, "production")
 
 
 def agent_view(agent: Agent) -> dict[str, object]:

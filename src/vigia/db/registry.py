@@ -2,8 +2,10 @@
 
 from vigia.agents import models as agents_models
 from vigia.conversations import models as conversations_models
+from vigia.decide import models as decide_models
 from vigia.engine import models as engine_models
 from vigia.knowledge import models as knowledge_models
+from vigia.review import models as review_models
 from vigia.search import models as search_models
 from vigia.workspaces import models as workspaces_models
 from vigia.worlds import models as worlds_models
@@ -11,8 +13,10 @@ from vigia.worlds import models as worlds_models
 __all__ = [
     "agents_models",
     "conversations_models",
+    "decide_models",
     "engine_models",
     "knowledge_models",
+    "review_models",
     "search_models",
     "workspaces_models",
     "worlds_models",

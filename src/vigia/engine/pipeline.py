@@ -8,7 +8,7 @@ checks the output sentence by sentence, and persists the turn in one transaction
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
@@ -63,8 +63,15 @@ def _verdict_detail(verdicts: list[Verdict]) -> dict[str, list[dict[str, object]
     }
 
 
-def _open_turn(session: Session, request: TurnRequest, run_id: str) -> tuple[Turn, Workspace]:
-    agent = session.get(Agent, request.agent_id)
+AgentLocator = Callable[[Session], Agent]
+
+
+def _open_turn(
+    session: Session, request: TurnRequest, run_id: str, locate: AgentLocator | None
+) -> tuple[Turn, Workspace]:
+    agent = locate(session) if locate is not None else session.get(Agent, request.agent_id)
+    if agent is not None:
+        request.agent_id = agent.id
     workspace = session.get(Workspace, request.workspace_id)
     if agent is None or workspace is None or agent.workspace_id != workspace.id:
         raise NotFound("agent not found")
@@ -80,12 +87,16 @@ def _open_turn(session: Session, request: TurnRequest, run_id: str) -> tuple[Tur
     return turn, workspace
 
 
-def prepare(request: TurnRequest) -> PreparedTurn:
-    """Runs budget, input guardrails, memory and retrieval; raises 404s before streaming."""
+def prepare(request: TurnRequest, locate: AgentLocator | None = None) -> PreparedTurn:
+    """Runs budget, input guardrails, memory and retrieval; raises 404s before streaming.
+
+    ``locate`` finds the agent inside the same read transaction (surfaces that address
+    agents by slug); without it ``request.agent_id`` is used.
+    """
     started = time.perf_counter()
     trace = Trace()
     with session_scope() as session:
-        turn, workspace = _open_turn(session, request, new_id())
+        turn, workspace = _open_turn(session, request, new_id(), locate)
         prepared = PreparedTurn(turn, trace, started)
         with trace.stage("budget") as stage:
             budget = budget_state(session, workspace)

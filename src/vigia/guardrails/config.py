@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Mode = Literal["block", "log", "off"]
 
 
 class BlockedTopic(BaseModel):
-    """A topic the agent must not discuss, described by its owner."""
+    """A topic the agent must not discuss, described by its owner.
+
+    Write the description as short phrases separated by commas ("partidos políticos,
+    elecciones, candidatos"): each phrase is matched on its own.
+    """
+
+    model_config = ConfigDict(frozen=True)
 
     name: str = Field(min_length=1, max_length=80)
     description: str = Field(default="", max_length=500)
@@ -25,5 +31,8 @@ class GuardrailsConfig(BaseModel):
     topics: Mode = "block"
     blocked_topics: list[BlockedTopic] = Field(default_factory=list, max_length=50)
     grounding: Mode = "block"
-    grounding_judge: Literal["embedded", "llm"] = "embedded"
+    grounding_judge: Literal["embedded", "llm"] = Field(
+        default="embedded",
+        description="'llm' asks the agent's OpenAI-compatible model to judge grounding.",
+    )
     personal_data: Mode = "block"

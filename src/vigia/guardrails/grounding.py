@@ -28,7 +28,7 @@ from typing import Literal
 import numpy as np
 
 from vigia.embeddings import get_embedder
-from vigia.language import content_terms, fold, sentences, words
+from vigia.language import content_terms, sentences, words
 
 Status = Literal["supported", "unsupported", "uncertain", "skipped"]
 
@@ -40,8 +40,28 @@ WINDOW_WORDS = 40
 
 _CITATION = re.compile(r"\s*\[\d+\]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-NEGATIONS = frozenset({"no", "nao", "not", "never", "nunca", "jamas", "ningun", "ninguna", "nenhum",
-                       "nenhuma", "none", "sin", "sem", "without", "tampoco", "nor", "ni", "nem"})
+NEGATIONS = frozenset(
+    {
+        "no",
+        "nao",
+        "not",
+        "never",
+        "nunca",
+        "jamas",
+        "ningun",
+        "ninguna",
+        "nenhum",
+        "nenhuma",
+        "none",
+        "sin",
+        "sem",
+        "without",
+        "tampoco",
+        "nor",
+        "ni",
+        "nem",
+    }
+)
 PLEASANTRIES = frozenset(
     content_terms(
         "hola gracias muchas saludos ayudar ayuda consulta favor cualquier otra duda escribir "
@@ -89,8 +109,9 @@ class SupportIndex:
         """Embeddings of the windows ``ids``, computed once each."""
         missing = [i for i in ids if i not in self._vectors]
         if missing:
-            for i, v in zip(missing, _embed_windows(tuple(self.windows[i] for i in missing)),
-                            strict=True):
+            for i, v in zip(
+                missing, _embed_windows(tuple(self.windows[i] for i in missing)), strict=True
+            ):
                 self._vectors[i] = v
         return np.stack([self._vectors[i] for i in ids])
 
@@ -127,14 +148,20 @@ def _windows(text: str) -> Iterable[str]:
                 yield " ".join(tokens[start : start + WINDOW_WORDS])
 
 
-def build_index(texts: Iterable[str], replies: Iterable[str] = ()) -> SupportIndex:
-    """Indexes the grounding texts (instructions, sources, passages) and configured replies."""
+def build_index(
+    texts: Iterable[str], replies: Iterable[str] = (), echo: Iterable[str] = ()
+) -> SupportIndex:
+    """Indexes the grounding texts (instructions, sources, passages) and configured replies.
+
+    ``echo`` are texts whose figures a reply may repeat without them being claims of its own
+    (the contact's message: "tu pedido 4567 …"); they support nothing else.
+    """
     windows = [w for t in texts if t and t.strip() for w in _windows(t)]
     terms = [frozenset(content_terms(w)) for w in windows]
     df = Counter(t for ts in terms for t in ts)
     n = max(len(windows), 1)
     idf = {t: math.log((n + 1) / (c + 0.5)) + 1.0 for t, c in df.items()}
-    nums = frozenset(x for w in windows for x in numbers_in(w))
+    nums = frozenset(x for w in [*windows, *echo] for x in numbers_in(w))
     negated = [bool(NEGATIONS & set(words(w))) for w in windows]
     folded_replies = frozenset(_key(r) for r in replies if r.strip())
     return SupportIndex(windows, terms, nums, idf, negated, folded_replies)
@@ -178,8 +205,13 @@ def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
         missing = numbers_in(text) - index.numbers
         if missing:
             results.append(
-                ClaimSupport(sentence, "unsupported", 0.0, True,
-                             f"figures not in the sources: {', '.join(sorted(missing))}")
+                ClaimSupport(
+                    sentence,
+                    "unsupported",
+                    0.0,
+                    True,
+                    f"figures not in the sources: {', '.join(sorted(missing))}",
+                )
             )
             continue
         if not index.windows:
@@ -210,8 +242,9 @@ def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
             score = 0.5 * best + 0.5 * float(cosines[top])
             if negated != index.negated[ranked[top]] and score >= SUPPORT_THRESHOLD:
                 # Same topic, opposite polarity: "no cubre X" against "cubre X".
-                results[i] = ClaimSupport(claims[i], "unsupported", score, concrete,
-                                          "negation differs")
+                results[i] = ClaimSupport(
+                    claims[i], "unsupported", score, concrete, "negation differs"
+                )
                 continue
             results[i] = _decide(claims[i], score, concrete)
     return [r for r in results if r is not None]
@@ -228,7 +261,3 @@ def _decide(sentence: str, score: float, concrete: bool) -> ClaimSupport:
 def reply_sentences(reply: str) -> list[str]:
     """The sentences of a reply, split on lines as well (lists, bullet points)."""
     return [s for block in re.split(r"\n+", reply) for s in sentences(block)]
-
-
-def folded(text: str) -> str:
-    return fold(text)

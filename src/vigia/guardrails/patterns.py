@@ -22,7 +22,8 @@ _RULES = (
 )
 _YOUR = (
     r"(?:tus|sus|suas|seus|teus|tuas|your|todas (?:tus |sus |las |as )?"
-    r"|todos (?:tus |sus |los |os )?|all (?:of )?(?:your |the |previous |prior )?|any|previous|prior|above|earlier)"
+    r"|todos (?:tus |sus |los |os )?|all (?:of )?(?:your |the |previous |prior )?|any|previous"
+    r"|prior|above|earlier)"
 )
 _BEFORE = (
     r"(?:anteriores?|previas?|previos?|de arriba|iniciales?|originales?|originais|above|previous"
@@ -30,9 +31,11 @@ _BEFORE = (
 )
 _OVERRIDE_VERB = (
     r"\b(?:ignor[ae]\w*|olvid[ae]\w*|olvidate|esquec[ae]\w*|esqueca|forget|disregard"
-    r"|desconsider\w*|descart[ae]\w*|omit[ae]\w*|pasa por alto|pass[ae] por cima|override|anul[ae]\w*"
+    r"|desconsider\w*|descart[ae]\w*|omit[ae]\w*|pasa por alto|pass[ae] por cima|override"
+    r"|anul[ae]\w*"
     r"|bypass\w*|salt[ae]\w*|pul[ae]\w*|skip|desobedec\w*|desobedeca|disobey|romp[ae]\w*"
-    r"|quebr[ae]\w*|break|no (?:hagas|sigas) caso|nao (?:obedeca|siga)|don't follow|do not follow|deja de lado"
+    r"|quebr[ae]\w*|break|no (?:hagas|sigas) caso|nao (?:obedeca|siga)|don't follow|do not follow"
+    r"|deja de lado"
     r"|dej[aá] de lado|deixe de lado|put \w+ \w+ aside)"
 )
 
@@ -50,7 +53,8 @@ FAMILIES: dict[str, re.Pattern[str]] = {
         r"|do not apply|obsolet\w*|ignor\w*)"
         rf"|\b{_BEFORE} {_RULES} (?:ya no|no longer|don't|do not|nao|no) (?:\w+ )?(?:apply|count"
         r"|aplican|cuentan|valen|valem|contam|matter|importan|importam)"
-        r"|\b(?:bypass|evade|circumvent|saltea\w*|saltate|salta|pul[ae]|burl[ae]\w*|evit[ae]|esquiv\w*)"
+        r"|\b(?:bypass|evade|circumvent|saltea\w*|saltate|salta|pul[ae]|burl[ae]\w*|evit[ae]"
+        r"|esquiv\w*)"
         r" (?:las |los |as |os |the |tus |your |suas |seus )?(?:restricc\w*|restric\w*|restrictions"
         r"|filtros|filters|guardrails|controles|controls|safety|seguridad|seguranca)"
         rf"|\b(?:tus|sus|suas|seus|your) {_RULES} (?:no|nao|don't|do not) (?:existen|existem|exist"
@@ -59,9 +63,11 @@ FAMILIES: dict[str, re.Pattern[str]] = {
     "system_message": re.compile(
         r"\b(?:system message|system prompt|developer message|mensaje (?:de|del) sistema"
         r"|mensagem (?:de|do) sistema|prompt (?:de|del|do) sistema|instruc\w* (?:de|del|do) sistema"
-        r"|(?:instruc\w*|reglas|regras|rules|directivas|diretrizes) (?:secret\w*|ocult\w*|escondid\w*"
+        r"|(?:instruc\w*|reglas|regras|rules|directivas|diretrizes) (?:secret\w*|ocult\w*"
+        r"|escondid\w*"
         r"|intern\w*|hidden|internal)|(?:secret|hidden|internal) (?:instructions|rules|directives"
-        r"|guidelines)|(?:tu|su|seu|your) prompt|(?:primera|primeira) instruc\w* que (?:recibiste|recebeu|te dieron"
+        r"|guidelines)|(?:tu|su|seu|your) prompt|(?:primera|primeira) instruc\w* que (?:recibiste"
+        r"|recebeu|te dieron"
         r"|te deram)|first instruction you (?:got|received|were given))"
     ),
     "persona": re.compile(
@@ -89,7 +95,8 @@ FAMILIES: dict[str, re.Pattern[str]] = {
         r"|your|teus|tuas) (?:\w+ )?(?:instruc\w*|reglas|regras|rules|directivas|diretrizes"
         r"|configurac\w*|guidelines)(?: (?:ocult\w*|secret\w*|intern\w*|hidden|system|de sistema"
         r"|del sistema|do sistema|originales?|originais|completas?|initial|iniciales?))?"
-        r"|(?:everything|todo|tudo) (?:above|lo anterior|acima)|the text above|el texto (?:de )?arriba"
+        r"|(?:everything|todo|tudo) (?:above|lo anterior|acima)|the text above"
+        r"|el texto (?:de )?arriba"
         r"|o texto acima)"
     ),
     "fake_markup": re.compile(
@@ -106,15 +113,18 @@ FAMILIES: dict[str, re.Pattern[str]] = {
         r"|apag\w*|sin|sem|without|ignor\w*|autoriz\w*|authoriz\w*|permit\w*|override|revel\w*)"
     ),
     "refusal_suppression": re.compile(
-        r"\b(?:no (?:digas|me digas|respondas) que no (?:podes|puedes)|nunca (?:te niegues|digas que no)"
+        r"\b(?:no (?:digas|me digas|respondas) que no (?:podes|puedes)|nunca (?:te niegues"
+        r"|digas que no)"
         r"|nao (?:diga|me diga) que nao (?:pode|consegue)|never refuse|do not refuse|don't refuse"
         r"|never say (?:you can't|you cannot|no)|you (?:cannot|can't|must not) refuse"
         r"|no (?:podes|puedes) negarte|nao pode (?:se )?recusar|sin advertencias|sem avisos"
         r"|without (?:warnings|disclaimers))"
     ),
     "indirect": re.compile(
-        r"\b(?:(?:ai|ia) (?:assistant|asistente|assistente)|(?:asistente|assistente|assistant|modelo"
-        r"|model|bot|chatbot|llm)) (?:que (?:lea|leia|procese|processe)|reading|that reads|processing)"
+        r"\b(?:(?:ai|ia) (?:assistant|asistente|assistente)|(?:asistente|assistente|assistant"
+        r"|modelo"
+        r"|model|bot|chatbot|llm)) (?:que (?:lea|leia|procese|processe)|reading|that reads"
+        r"|processing)"
         r"|\bnote to (?:the )?(?:ai|assistant|model)|\bnota (?:para|al?) (?:la |o )?(?:ia|asistente"
         r"|assistente|modelo)|instruc\w* (?:ocultas?|escondidas?)|hidden instructions?"
     ),
@@ -155,7 +165,7 @@ def _spaced_letters(folded: str) -> bool:
     for match in _SPACED.finditer(folded):
         joined = re.sub(r"[ ._*-]", "", match.group(0))
         if not joined.isdigit() and any(
-            key in joined for key in ("ignor", "instruc", "prompt", "regla", "regra", "rule", "olvid")
+            key in joined for key in ("ignor", "instruc", "prompt", "regla", "regra", "rule")
         ):
             return True
     return False

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from vigia.language import fold
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b")
-RUT = re.compile(r"(?<![\w.])(\d{1,2}\.?\d{3}\.?\d{3})-([\dkK])(?![\w])")
+RUT = re.compile(r"(?<![\w.-])(\d{1,2}\.?\d{3}\.?\d{3})-([\dkK])(?![\w])")
 # A run of digits joined by single separators; a leading "+" or "(" belongs to it.
 NUMERIC_RUN = re.compile(r"(?<![\w.,/-])(?:\+\s?)?\(?\d(?:[ .\-/()]{0,2}\d)*\)?(?![\w])")
 DATE = re.compile(

@@ -89,9 +89,10 @@ def chat_completions(
     x_sherlock_conversation: Annotated[str | None, Header(max_length=64)] = None,
 ) -> dict[str, Any] | StreamingResponse:
     """Runs one agent turn; JSON, or SSE chunks with ``stream: true``."""
-    with session_scope() as session:
-        agent_id = _agent_for(session, key, body.slug).id
-    prepared = prepare(_turn_request(body, key, agent_id, x_sherlock_conversation))
+    prepared = prepare(
+        _turn_request(body, key, "", x_sherlock_conversation),
+        locate=lambda session: _agent_for(session, key, body.slug),
+    )
     events = execute(prepared)
     if not body.stream:
         results = [event for event in events if isinstance(event, TurnResult)]

@@ -1,5 +1,24 @@
-"""Routes of this domain (placeholder until the domain lands)."""
+"""Route of the output-review surface: ``POST /api/external/v1/agents/{agentId}/output-review``."""
 
-from fastapi import APIRouter
+from __future__ import annotations
 
-router = APIRouter()
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from sqlalchemy.orm import Session
+
+from vigia.db.session import get_db
+from vigia.review.schemas import ReviewRequest, ReviewResponse
+from vigia.review.service import review_output
+from vigia.workspaces.auth import KeyContext, require_scope
+
+router = APIRouter(tags=["output-review"])
+
+ReviewKey = Annotated[KeyContext, Depends(require_scope("guardrails:review"))]
+Db = Annotated[Session, Depends(get_db)]
+
+
+@router.post("/api/external/v1/agents/{agentId}/output-review", response_model=ReviewResponse)
+def output_review(agentId: str, body: ReviewRequest, key: ReviewKey, session: Db) -> ReviewResponse:
+    """Reviews a reply an external agent wants to send, with the agent's output guardrails."""
+    return review_output(session, key, agentId, body)

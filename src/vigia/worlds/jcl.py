@@ -88,7 +88,7 @@ def _keywords(params: str) -> dict[str, str]:
 
 def _disp_kind(disp: str) -> str:
     status = disp.strip("()").split(",")[0].upper() or "NEW"
-    return "reads" if status in ("SHR", "OLD") else "writes"
+    return "reads" if status == "SHR" else "writes"
 
 
 def extract_jcl(text: str, path: str) -> Extraction:

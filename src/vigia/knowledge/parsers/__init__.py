@@ -75,4 +75,18 @@ def parse_document(name: str, data: bytes, media_type: str | None = None) -> Par
             "no text could be extracted from this document (a scanned PDF needs OCR first)",
             code="empty_document",
         )
+    return _without_title_heading(parsed)
+
+
+def _without_title_heading(parsed: ParsedDocument) -> ParsedDocument:
+    """Drops a top heading every block sits under (the document's title, e.g. a lone h1).
+
+    It tells no passage from another, and the citation already names the document.
+    """
+    firsts = {b.headings[0] if b.headings else None for b in parsed.blocks}
+    if len(firsts) != 1 or None in firsts or all(len(b.headings) < 2 for b in parsed.blocks):
+        return parsed
+    title = parsed.blocks[0].headings[0]
+    parsed.title = parsed.title or title
+    parsed.blocks = [Block(b.text, b.page, b.headings[1:]) for b in parsed.blocks]
     return parsed

@@ -15,7 +15,7 @@ from vigia.knowledge.parsers.base import HEADING_JOIN, clean
 
 _NUMBER = (
     r"(?:\d{1,3}(?:\.\d{1,3})*|[IVXLC]{1,6}|[ivxlc]{1,6}|[A-Za-z]"
-    r"|primera|segunda|tercera|única|unica)"
+    r"|primera|segunda|tercera|única|unica)\b"
 )
 _SEP = r"\s*(?:[.:)\-–—·]\s*)?"
 _LEVEL1 = re.compile(

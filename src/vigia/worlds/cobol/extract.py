@@ -191,6 +191,22 @@ def _headers(program: _Program) -> list[tuple[str, str, Line]]:
     return found
 
 
+def _header_comment(lines: list[Line], program_id: Line) -> str | None:
+    """The first comment block after PROGRAM-ID: the program's own description."""
+    start = next((i for i, ln in enumerate(lines) if ln is program_id), None)
+    if start is None:
+        return None
+    block: list[str] = []
+    for line in lines[start + 1 : start + 40]:
+        if line.comment:
+            text = line.text.strip("*-= ").strip()
+            if text:
+                block.append(text)
+        elif block:
+            break
+    return " ".join(block)[:600] or None
+
+
 def _comment_above(program: _Program, header: Line) -> str | None:
     """The comment block right above a header, joined (its description, when there is one)."""
     lines = program.procedure
@@ -214,7 +230,8 @@ def extract_cobol(pre: Preprocessed, path: str) -> Extraction:
         pgm = f"PGM:{program.name}"
         end_line = program.last.line if program.last.path == path else program.first.line
         out.entities.append(
-            Entity("program", program.name, pgm, path, program.first.line, end_line, program.name)
+            Entity("program", program.name, pgm, path, program.first.line, end_line, program.name,
+                   detail=_header_comment(pre.lines, program.first))
         )
         for use in pre.copies:
             if use.path == path and program.first.line <= use.line <= end_line:

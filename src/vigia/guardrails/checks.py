@@ -1,0 +1,217 @@
+"""The guardrail checks on a message (input) and on reply sentences (output).
+
+Shared by the engine's hooks and the output-review API. Each check runs in its configured
+mode: ``off`` skips it, ``block`` makes a failing verdict blocking, ``log`` only records it.
+Verdict names are the config's field names: ``length``, ``injection``, ``topics``,
+``grounding``, ``personal_data``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vigia.agents.schemas import AgentConfig
+from vigia.guardrails.config import GuardrailsConfig, Mode
+from vigia.guardrails.grounding import ClaimSupport, SupportIndex, assess_many, build_index
+from vigia.guardrails.injection import detect_injection
+from vigia.guardrails.judge import judge_available, judge_claims
+from vigia.guardrails.pii import find_personal_data
+from vigia.guardrails.topics import find_topics
+from vigia.guardrails.verdict import Verdict
+
+
+def verdict(
+    name: str,
+    mode: Mode,
+    fired: bool,
+    severity: str = "grave",
+    reason: str = "",
+    detail: dict[str, object] | None = None,
+) -> Verdict:
+    """A verdict for check ``name`` run in ``mode``."""
+    return Verdict(
+        name=name,
+        passed=not fired,
+        blocking=fired and mode == "block",
+        severity=severity,
+        reason=reason if fired else "",
+        detail=detail or {},
+    )
+
+
+def check_message(message: str, config: GuardrailsConfig) -> list[Verdict]:
+    """Input guardrails: length, prompt injection and blocked topics."""
+    verdicts = []
+    if config.length != "off":
+        too_long = len(message) > config.max_message_chars
+        verdicts.append(
+            verdict(
+                "length",
+                config.length,
+                too_long,
+                "leve",
+                f"message longer than {config.max_message_chars} characters",
+                {"chars": len(message), "max": config.max_message_chars},
+            )
+        )
+        if too_long and config.length == "block":
+            return verdicts
+    if config.injection != "off":
+        found = detect_injection(message)
+        verdicts.append(
+            verdict(
+                "injection",
+                config.injection,
+                found.fired,
+                "grave",
+                "the message tries to override the agent's instructions",
+                {"score": round(found.score, 4), "families": found.families},
+            )
+        )
+    if config.topics != "off" and config.blocked_topics:
+        hits = find_topics([message], list(config.blocked_topics))[0]
+        verdicts.append(
+            verdict(
+                "topics",
+                config.topics,
+                bool(hits),
+                "grave",
+                f"blocked topic: {hits[0].topic}" if hits else "",
+                {"topics": [h.topic for h in hits]},
+            )
+        )
+    return verdicts
+
+
+@dataclass(frozen=True)
+class OutputContext:
+    """What a reply may rely on, and what it may repeat without leaking anything."""
+
+    instructions: str = ""
+    sources: tuple[str, ...] = ()
+    message: str = ""
+    replies: tuple[str, ...] = ()
+    recent: str = ""
+
+    def index(self) -> SupportIndex:
+        """The grounding index: instructions and sources support claims; the contact's
+        words only lend their figures."""
+        return build_index(
+            (self.instructions, *self.sources), self.replies, (self.message, self.recent)
+        )
+
+
+def configured_replies(config: AgentConfig) -> tuple[str, ...]:
+    r = config.replies
+    return tuple(t for t in (r.no_answer, r.blocked, r.safe_output, r.holding, r.greeting) if t)
+
+
+def _canonical(value: str) -> str:
+    return re.sub(r"[^0-9a-z@.]", "", value.lower())
+
+
+def check_personal_data(sentences: list[str], mode: Mode, context: OutputContext) -> Verdict:
+    """Personal data in the reply that neither the instructions nor the contact supplied."""
+    allowed = _canonical(" ".join((context.instructions, context.message, context.recent)))
+    kinds: list[str] = []
+    leaking: list[str] = []
+    for sentence in sentences:
+        found = [f for f in find_personal_data(sentence) if _canonical(f.value) not in allowed]
+        if found:
+            kinds += [f.kind for f in found]
+            leaking.append(sentence)
+    kinds = list(dict.fromkeys(kinds))
+    return verdict(
+        "personal_data",
+        mode,
+        bool(kinds),
+        "grave",
+        f"personal data in the reply: {', '.join(kinds)}",
+        {"kinds": kinds, "sentences": leaking},
+    )
+
+
+def check_grounding(
+    sentences: list[str],
+    config: AgentConfig,
+    context: OutputContext,
+    index: SupportIndex | None = None,
+) -> Verdict:
+    """Sentences stating what neither the instructions nor the sources say."""
+    guard = config.guardrails
+    index = index or context.index()
+    claims = assess_many(sentences, index)
+    judged = False
+    if guard.grounding_judge == "llm" and judge_available(config.model):
+        doubtful = [c for c in claims if c.status in ("unsupported", "uncertain")]
+        references = "\n\n".join(t for t in (context.instructions, *context.sources) if t)
+        answers = judge_claims(config.model, [c.sentence for c in doubtful], references)
+        if answers is not None:
+            judged = True
+            verdicts_by_sentence = dict(zip([id(c) for c in doubtful], answers, strict=True))
+            claims = [
+                _rejudge(c, verdicts_by_sentence[id(c)]) if id(c) in verdicts_by_sentence else c
+                for c in claims
+            ]
+    unsupported = [c for c in claims if c.status == "unsupported"]
+    uncertain = [c for c in claims if c.status == "uncertain"]
+    grave = len(unsupported) >= 2 or any(c.concrete for c in unsupported)
+    return verdict(
+        "grounding",
+        guard.grounding,
+        bool(unsupported),
+        "grave" if grave else "leve",
+        "the reply states something that is not in the instructions or sources",
+        {
+            "unsupported": [c.sentence for c in unsupported],
+            "uncertain": [c.sentence for c in uncertain],
+            "reasons": [c.reason for c in unsupported],
+            "judge": "llm" if judged else "embedded",
+        },
+    )
+
+
+def _rejudge(claim: ClaimSupport, supported: bool) -> ClaimSupport:
+    if supported:
+        return ClaimSupport(claim.sentence, "supported", claim.score, claim.concrete)
+    reason = "the judge found no support in the sources"
+    return ClaimSupport(claim.sentence, "unsupported", claim.score, claim.concrete, reason)
+
+
+def check_reply(
+    sentences: list[str],
+    config: AgentConfig,
+    context: OutputContext,
+    index: SupportIndex | None = None,
+) -> list[Verdict]:
+    """Output guardrails on reply sentences: personal data, blocked topics, grounding."""
+    guard = config.guardrails
+    verdicts = []
+    if guard.personal_data != "off":
+        verdicts.append(check_personal_data(sentences, guard.personal_data, context))
+    if guard.topics != "off" and guard.blocked_topics:
+        per_sentence = find_topics(sentences, list(guard.blocked_topics))
+        names = list(dict.fromkeys(h.topic for hits in per_sentence for h in hits))
+        verdicts.append(
+            verdict(
+                "topics",
+                guard.topics,
+                bool(names),
+                "grave",
+                f"blocked topic: {', '.join(names)}",
+                {"topics": names},
+            )
+        )
+    if guard.grounding != "off":
+        verdicts.append(check_grounding(sentences, config, context, index))
+    return verdicts
+
+
+def output_guardrails_active(config: GuardrailsConfig) -> bool:
+    """Whether any output check would run."""
+    return (
+        config.personal_data != "off"
+        or config.grounding != "off"
+        or (config.topics != "off" and bool(config.blocked_topics))
+    )

@@ -1,0 +1,41 @@
+"""What kind of file a world path holds: COBOL program, copybook, JCL, docs, code or text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from vigia.worlds.jcl import looks_like_jcl
+
+COBOL_EXTENSIONS = frozenset({".cbl", ".cob", ".cobol", ".ccp", ".pco", ".sqb"})
+COPYBOOK_EXTENSIONS = frozenset({".cpy", ".copy", ".cpb", ".inc"})
+JCL_EXTENSIONS = frozenset({".jcl", ".proc", ".prc"})
+MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".rst"})
+CODE_EXTENSIONS = {
+    ".py": "python", ".java": "java", ".js": "javascript", ".ts": "typescript",
+    ".c": "c", ".h": "c", ".cs": "csharp", ".go": "go", ".rb": "ruby", ".sql": "sql",
+}
+_PROGRAM_ID = re.compile(r"^.{0,7}\s*PROGRAM-ID\b", re.IGNORECASE | re.MULTILINE)
+
+
+def classify(rel_path: str, text: str) -> str:
+    """``cobol``, ``copybook``, ``jcl``, ``markdown``, ``code`` or ``text``."""
+    suffix = PurePosixPath(rel_path).suffix.lower()
+    if suffix in COBOL_EXTENSIONS:
+        return "cobol" if _PROGRAM_ID.search(text) else "copybook"
+    if suffix in COPYBOOK_EXTENSIONS:
+        return "copybook"
+    if suffix in JCL_EXTENSIONS or (suffix in ("", ".txt") and looks_like_jcl(text)):
+        return "jcl"
+    if suffix in MARKDOWN_EXTENSIONS:
+        return "markdown"
+    if suffix in CODE_EXTENSIONS:
+        return "code"
+    if suffix == "" and _PROGRAM_ID.search(text[:5000]):
+        return "cobol"
+    return "text"
+
+
+def is_probably_text(raw: bytes) -> bool:
+    """False for binaries (a NUL byte in the first 8 KiB)."""
+    return b"\x00" not in raw[:8192]

@@ -1,0 +1,1 @@
+"""The three lenses (qa, troubleshoot, impact) and the router that picks one."""

@@ -1,0 +1,20 @@
+"""Shared helpers of the knowledge tests."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select, text
+
+from vigia.db.session import session_scope
+from vigia.knowledge.models import KnowledgeChunk, KnowledgeDocument
+from vigia.search.models import SearchEntry
+
+
+def stored_counts() -> dict[str, int]:
+    """Rows of every table a document writes to."""
+    with session_scope() as session:
+        return {
+            "documents": session.scalar(select(func.count()).select_from(KnowledgeDocument)) or 0,
+            "chunks": session.scalar(select(func.count()).select_from(KnowledgeChunk)) or 0,
+            "entries": session.scalar(select(func.count()).select_from(SearchEntry)) or 0,
+            "fts": session.scalar(text("SELECT count(*) FROM search_fts")) or 0,
+        }

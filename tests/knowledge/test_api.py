@@ -1,0 +1,223 @@
+"""The knowledge admin API: bases, uploads, replace, delete, errors and search."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.conftest import Tenant
+from tests.knowledge.documents import HELP_HTML, NOTES_MD, faq_docx, policy_pdf
+from tests.knowledge.helpers import stored_counts
+from vigia.knowledge import service
+
+PDF = "application/pdf"
+
+
+def _base(
+    client: TestClient, headers: dict[str, str], workspace: str, name: str = "Pólizas"
+) -> str:
+    response = client.post(
+        f"/admin/workspaces/{workspace}/knowledge-bases", json={"name": name}, headers=headers
+    )
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def _upload(
+    client: TestClient,
+    headers: dict[str, str],
+    kb_url: str,
+    name: str,
+    data: bytes,
+    media_type: str = "application/octet-stream",
+    **form: str,
+) -> tuple[int, dict]:
+    response = client.post(
+        f"{kb_url}/documents", files={"file": (name, data, media_type)}, data=form, headers=headers
+    )
+    return response.status_code, response.json()
+
+
+@pytest.fixture
+def kb_url(client: TestClient, admin_headers: dict[str, str], tenant: Tenant) -> str:
+    kb_id = _base(client, admin_headers, tenant.workspace_name)
+    return f"/admin/workspaces/{tenant.workspace_name}/knowledge-bases/{kb_id}"
+
+
+def test_routes_need_the_admin_token(client: TestClient, tenant: Tenant) -> None:
+    response = client.get(f"/admin/workspaces/{tenant.workspace_id}/knowledge-bases")
+    assert response.status_code == 401
+
+
+def test_create_list_and_refuse_duplicate_names(
+    client: TestClient, admin_headers: dict[str, str], tenant: Tenant
+) -> None:
+    kb_id = _base(client, admin_headers, tenant.workspace_id)
+    listed = client.get(
+        f"/admin/workspaces/{tenant.workspace_name}/knowledge-bases", headers=admin_headers
+    ).json()["knowledge_bases"]
+    assert [(kb["id"], kb["documents"], kb["embedder"]) for kb in listed] == [(kb_id, 0, "use")]
+    again = client.post(
+        f"/admin/workspaces/{tenant.workspace_id}/knowledge-bases",
+        json={"name": "Pólizas"},
+        headers=admin_headers,
+    )
+    assert again.status_code == 409
+
+
+def test_upload_every_format_and_read_chunks_back(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    files = [
+        ("Condiciones generales auto.pdf", policy_pdf(), PDF),
+        ("faq.docx", faq_docx(), "application/octet-stream"),
+        ("ayuda.html", HELP_HTML.encode(), "text/html"),
+        ("manual.md", NOTES_MD.encode(), "text/markdown"),
+        ("notas.txt", "El taller oficial atiende sábados.".encode(), "text/plain"),
+    ]
+    for name, data, media_type in files:
+        status, body = _upload(client, admin_headers, kb_url, name, data, media_type)
+        assert status == 201, body
+        assert body["chunks"] >= 1 and body["replaced"] is False
+    docs = client.get(f"{kb_url}/documents", headers=admin_headers).json()["documents"]
+    assert sorted(d["name"] for d in docs) == sorted(f[0] for f in files)
+    pdf = next(d for d in docs if d["name"].endswith(".pdf"))
+    assert pdf["pages"] == 4
+    html = next(d for d in docs if d["name"] == "ayuda.html")
+    assert html["url"] == "https://seguros.example/ayuda"
+    detail = client.get(f"{kb_url}/documents/{pdf['id']}", headers=admin_headers).json()
+    clause = next(c for c in detail["chunk_list"] if "monto fijo" in c["text"])
+    assert (clause["page"], clause["heading"]) == (2, "Cláusula 4 · Cobertura todo riesgo")
+
+
+def test_url_given_with_the_upload_is_kept(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    status, body = _upload(
+        client,
+        admin_headers,
+        kb_url,
+        "tarifas.md",
+        b"# Tarifas\n\nPlan base.",
+        url="https://x.example/t",
+    )
+    assert status == 201 and body["url"] == "https://x.example/t"
+    status, body = _upload(client, admin_headers, kb_url, "t.md", b"texto", url="ftp://x")
+    assert status == 422
+
+
+def test_same_name_replaces_and_leaves_no_orphans(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    status, first = _upload(client, admin_headers, kb_url, "poliza.pdf", policy_pdf(), PDF)
+    assert status == 201
+    before = stored_counts()
+    assert before["chunks"] == before["entries"] == before["fts"] == first["chunks"]
+    short = policy_pdf([[("h", "Cláusula 1. Objeto"), ("p", "Texto nuevo y breve.")]])
+    status, second = _upload(client, admin_headers, kb_url, "poliza.pdf", short, PDF)
+    assert status == 200 and second["replaced"] is True and second["id"] == first["id"]
+    after = stored_counts()
+    assert after == {"documents": 1, "chunks": 1, "entries": 1, "fts": 1}
+    search = client.post(
+        f"{kb_url}/search", json={"query": "franquicia granizo"}, headers=admin_headers
+    ).json()["passages"]
+    assert [p["snippet"] for p in search] == ["Texto nuevo y breve."]
+
+
+def test_delete_document_removes_all_its_chunks(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    _, doc = _upload(client, admin_headers, kb_url, "poliza.pdf", policy_pdf(), PDF)
+    _upload(client, admin_headers, kb_url, "manual.md", NOTES_MD.encode())
+    kept = stored_counts()
+    assert (
+        client.delete(f"{kb_url}/documents/{doc['id']}", headers=admin_headers).status_code == 204
+    )
+    left = stored_counts()
+    gone = doc["chunks"]
+    assert left == {
+        "documents": 1,
+        "chunks": kept["chunks"] - gone,
+        "entries": kept["entries"] - gone,
+        "fts": kept["fts"] - gone,
+    }
+    assert client.get(f"{kb_url}/documents/{doc['id']}", headers=admin_headers).status_code == 404
+
+
+def test_delete_knowledge_base_removes_everything(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    _upload(client, admin_headers, kb_url, "poliza.pdf", policy_pdf(), PDF)
+    assert client.delete(kb_url, headers=admin_headers).status_code == 204
+    assert stored_counts() == {"documents": 0, "chunks": 0, "entries": 0, "fts": 0}
+    assert client.get(kb_url, headers=admin_headers).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "status"),
+    [
+        ("planilla.xlsx", b"PK\x03\x04 hoja", 415),
+        ("secreta.pdf", policy_pdf(password="clave-1234"), 422),
+        ("rota.pdf", b"%PDF-1.4 nada mas", 422),
+        ("falsa.docx", b"no es un zip", 422),
+        ("vacio.md", b"\n\n", 422),
+    ],
+)
+def test_bad_files_are_refused_and_change_nothing(
+    client: TestClient,
+    admin_headers: dict[str, str],
+    kb_url: str,
+    name: str,
+    data: bytes,
+    status: int,
+) -> None:
+    _upload(client, admin_headers, kb_url, "manual.md", NOTES_MD.encode())
+    before = stored_counts()
+    got, body = _upload(client, admin_headers, kb_url, name, data)
+    assert got == status, body
+    assert isinstance(body["detail"], str) and body["detail"]
+    assert stored_counts() == before
+
+
+def test_too_large_is_413(
+    client: TestClient,
+    admin_headers: dict[str, str],
+    kb_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(service, "MAX_DOCUMENT_BYTES", 1000)
+    status, body = _upload(client, admin_headers, kb_url, "largo.txt", b"palabra " * 200)
+    assert status == 413 and "MiB" in body["detail"]
+    big = b"x" * (1000 + 70 * 1024)
+    status, _ = _upload(client, admin_headers, kb_url, "enorme.txt", big)
+    assert status == 413
+    assert stored_counts()["documents"] == 0
+
+
+def test_another_workspace_cannot_see_the_base(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    from tests.conftest import make_tenant
+
+    other = make_tenant(name="otra", slug="otro")
+    kb_id = kb_url.rsplit("/", 1)[1]
+    url = f"/admin/workspaces/{other.workspace_name}/knowledge-bases/{kb_id}"
+    assert client.get(url, headers=admin_headers).status_code == 404
+    status, _ = _upload(client, admin_headers, url, "manual.md", NOTES_MD.encode())
+    assert status == 404
+
+
+def test_search_returns_citation_shaped_passages(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    _upload(client, admin_headers, kb_url, "Condiciones generales auto.pdf", policy_pdf(), PDF)
+    passages = client.post(
+        f"{kb_url}/search",
+        json={"query": "¿En qué plazo tengo que denunciar un siniestro?", "top_k": 3},
+        headers=admin_headers,
+    ).json()["passages"]
+    best = passages[0]
+    assert best["document"] == "Condiciones generales auto.pdf"
+    assert (best["page"], best["heading"]) == (3, "Cláusula 6 · Denuncia del siniestro")
+    assert 0 < best["score"] <= 1
+    assert [p["n"] for p in passages] == [1, 2, 3]
