@@ -115,21 +115,6 @@ def test_without_output_guardrails_everything_is_sent(client: TestClient, extern
     assert out["verdict"] == "approved" and out["action"] == "send" and out["triggered"] == []
 
 
-def test_uncertain_review_is_sent(client: TestClient, external: Tenant) -> None:
-    # A reply whose support sits in the embedded check's uncertainty band.
-    sources = "Retiramos y entregamos a domicilio sin cargo en Palermo y Belgrano."
-    out = review(
-        client,
-        external,
-        body(
-            "Retiramos y entregamos sin cargo en Palermo y Belgrano.",
-            sources=sources,
-            instructions="Tintorería.",
-        ),
-    )
-    assert out["verdict"] in ("approved", "uncertain") and out["action"] == "send"
-
-
 def test_personal_data_in_the_reply_is_rejected(client: TestClient, external: Tenant) -> None:
     set_guardrails(external, grounding="off")
     out = review(client, external, body("El titular anterior es ana@mail.com, DNI 30.123.456."))

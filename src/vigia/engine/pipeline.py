@@ -160,6 +160,7 @@ def execute(prepared: PreparedTurn) -> Iterator[EngineEvent]:
         replies=turn.config.replies,
         choice=turn.config.model,
         language=turn.config.language,
+        incremental=turn.request.streamed,
     )
     citations = CitationMap(turn.passages)
     generation = StageRecord("generation", utcnow())

@@ -55,18 +55,23 @@ class OpenAIChatModel:
         self.provider = provider
         self.name = model
 
-    def _body(self, request: ModelRequest) -> dict[str, object]:
-        return {
+    def _body(self, request: ModelRequest, stream: bool) -> dict[str, object]:
+        body: dict[str, object] = {
             "model": self.name,
             "messages": chat_messages(request),
             "temperature": request.choice.temperature,
             "max_tokens": request.choice.max_tokens,
-            "stream": True,
-            "stream_options": {"include_usage": True},
+            "stream": stream,
         }
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        return body
 
     def stream(self, request: ModelRequest) -> Iterator[ModelEvent]:
-        body = self._body(request)
+        if not request.incremental:
+            yield from self._whole(request)
+            return
+        body = self._body(request, stream=True)
         usage: Usage | None = None
         produced: list[str] = []
         try:
@@ -98,6 +103,26 @@ class OpenAIChatModel:
             prompt = sum(count_tokens(m["content"]) for m in chat_messages(request))
             usage = Usage(prompt, count_tokens("".join(produced)))
         yield usage
+
+    def _whole(self, request: ModelRequest) -> Iterator[ModelEvent]:
+        """One non-streamed call: cheaper when nobody reads the answer incrementally."""
+        try:
+            response = self.provider.client.post(
+                "/chat/completions", json=self._body(request, stream=False)
+            )
+            response.raise_for_status()
+            data = response.json()
+        except (httpx.HTTPError, ValueError) as error:
+            raise _translate(error) from error
+        choices = data.get("choices") or [{}]
+        text = (choices[0].get("message") or {}).get("content") or ""
+        u = data.get("usage") or {}
+        yield TextChunk(text)
+        if u:
+            yield Usage(int(u.get("prompt_tokens", 0)), int(u.get("completion_tokens", 0)))
+        else:
+            prompt = sum(count_tokens(m["content"]) for m in chat_messages(request))
+            yield Usage(prompt, count_tokens(text))
 
     def complete(self, request: ModelRequest) -> str:
         """The whole answer as one string (judges and lenses that need no streaming)."""

@@ -40,6 +40,8 @@ class ModelRequest:
     replies: Replies = field(default_factory=Replies)
     choice: ModelChoice = field(default_factory=ModelChoice)
     language: str = "es"
+    incremental: bool = True
+    """False when the caller wants the whole answer at once (providers may skip streaming)."""
 
 
 @dataclass(frozen=True)

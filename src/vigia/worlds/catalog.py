@@ -77,10 +77,12 @@ def resolve_scope(session: Session, world: World | None, raw_paths: list[str]) -
     root = Path(world.path)
     for path in out:
         indexed = session.scalar(
-            select(WorldFile.id).where(
+            select(WorldFile.id)
+            .where(
                 WorldFile.world_id == world.id,
                 (WorldFile.path == path) | WorldFile.path.startswith(path + "/", autoescape=True),
-            ).limit(1)
+            )
+            .limit(1)
         )
         target = (root / path).resolve()
         inside = target == root.resolve() or root.resolve() in target.parents

@@ -12,8 +12,16 @@ COPYBOOK_EXTENSIONS = frozenset({".cpy", ".copy", ".cpb", ".inc"})
 JCL_EXTENSIONS = frozenset({".jcl", ".proc", ".prc"})
 MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".rst"})
 CODE_EXTENSIONS = {
-    ".py": "python", ".java": "java", ".js": "javascript", ".ts": "typescript",
-    ".c": "c", ".h": "c", ".cs": "csharp", ".go": "go", ".rb": "ruby", ".sql": "sql",
+    ".py": "python",
+    ".java": "java",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".c": "c",
+    ".h": "c",
+    ".cs": "csharp",
+    ".go": "go",
+    ".rb": "ruby",
+    ".sql": "sql",
 }
 _PROGRAM_ID = re.compile(r"^.{0,7}\s*PROGRAM-ID\b", re.IGNORECASE | re.MULTILINE)
 

@@ -1,6 +1,124 @@
-"""`vigia world …` and `vigia user …` commands (placeholder until the domain lands)."""
+"""`vigia world …` and `vigia user …` commands (CLI.md: add, index, user create)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from vigia.cli_output import emit, fail
+from vigia.db.migrate import upgrade
+from vigia.db.session import session_scope
+from vigia.errors import Invalid, VigiaError
+from vigia.worlds.catalog import add_world, get_world, list_worlds
+from vigia.worlds.indexer import index_world
+from vigia.worlds.users import create_user
 
 world_app = typer.Typer(help="Document worlds", no_args_is_help=True)
 user_app = typer.Typer(help="Users of the worlds surface", no_args_is_help=True)
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
+
+
+@world_app.command("add")
+def world_add(
+    world_id: Annotated[str, typer.Argument(metavar="ID")],
+    path: Annotated[str, typer.Argument(metavar="PATH")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Registers folder PATH as world ID."""
+    try:
+        upgrade()
+        with session_scope() as session:
+            world = add_world(session, world_id, path)
+            payload = {"id": world.id, "path": world.path}
+    except VigiaError as exc:
+        fail(exc, as_json)
+    emit(payload, as_json, f"world {payload['id']} → {payload['path']}")
+
+
+@world_app.command("index")
+def world_index(
+    world_id: Annotated[str, typer.Argument(metavar="ID")],
+    as_json: JsonFlag = False,
+) -> None:
+    """(Re)indexes world ID; only changed files are read. Progress goes to stderr."""
+    console = Console(stderr=True)
+    try:
+        upgrade()
+        with (
+            session_scope() as session,
+            Progress(
+                TextColumn("indexing {task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=not console.is_terminal,
+            ) as bar,
+        ):
+            task = bar.add_task(world_id, total=None)
+
+            def progress(done: int, total: int, path: str) -> None:
+                bar.update(task, completed=done, total=total, description=path[-50:])
+
+            report = index_world(session, get_world(session, world_id), progress)
+    except VigiaError as exc:
+        fail(exc, as_json)
+    payload = {
+        "id": report.id,
+        "files": report.files,
+        "lines": report.lines,
+        "seconds": report.seconds,
+        "changed": report.changed,
+        "removed": report.removed,
+        "lines_read": report.lines_read,
+    }
+    emit(
+        payload,
+        as_json,
+        f"{report.id}: {report.files} files, {report.lines} lines "
+        f"({report.changed} re-read) in {report.seconds:.2f}s",
+    )
+
+
+@world_app.command("list")
+def world_list(as_json: JsonFlag = False) -> None:
+    """Lists registered worlds."""
+    upgrade()
+    with session_scope() as session:
+        worlds = [
+            {
+                "id": w.id,
+                "path": w.path,
+                "files": w.files,
+                "lines": w.lines,
+                "indexed_at": w.indexed_at,
+            }
+            for w in list_worlds(session)
+        ]
+    emit({"worlds": worlds}, as_json, "\n".join(f"{w['id']}\t{w['path']}" for w in worlds))
+
+
+@user_app.command("create")
+def user_create(
+    name: Annotated[str, typer.Argument(metavar="NAME")],
+    password_stdin: Annotated[
+        bool, typer.Option("--password-stdin", help="Read the password from stdin")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Creates a user; the password is read from stdin (first line)."""
+    try:
+        if not password_stdin:
+            raise Invalid("pass the password on stdin with --password-stdin")
+        password = sys.stdin.readline().rstrip("\r\n")
+        upgrade()
+        with session_scope() as session:
+            user = create_user(session, name, password)
+            payload = {"id": user.id, "name": user.name}
+    except VigiaError as exc:
+        fail(exc, as_json)
+    emit(payload, as_json, f"user {payload['name']} created")

@@ -10,10 +10,29 @@ from sqlalchemy.orm import Session
 
 from vigia.worlds.models import WorldChunk, WorldEdge, WorldEntity
 
-PRIMARY_KINDS = ("paragraph", "section", "data", "condition", "program", "copybook", "job",
-                 "step", "dataset", "file", "definition", "proc")
-UPSTREAM_KINDS = ("performs", "performs_thru", "goes_to", "contains", "calls", "calls_dynamic",
-                  "executes")
+PRIMARY_KINDS = (
+    "paragraph",
+    "section",
+    "data",
+    "condition",
+    "program",
+    "copybook",
+    "job",
+    "step",
+    "dataset",
+    "file",
+    "definition",
+    "proc",
+)
+UPSTREAM_KINDS = (
+    "performs",
+    "performs_thru",
+    "goes_to",
+    "contains",
+    "calls",
+    "calls_dynamic",
+    "executes",
+)
 MAX_DEPTH = 12
 
 
@@ -37,10 +56,15 @@ def entities_named(
     names = list(names)
     if not names:
         return []
-    query = select(WorldEntity).where(
-        WorldEntity.world_id == world_id, WorldEntity.name.in_(names),
-        WorldEntity.kind.in_(list(kinds)),
-    ).order_by(WorldEntity.path, WorldEntity.line_start)
+    query = (
+        select(WorldEntity)
+        .where(
+            WorldEntity.world_id == world_id,
+            WorldEntity.name.in_(names),
+            WorldEntity.kind.in_(list(kinds)),
+        )
+        .order_by(WorldEntity.path, WorldEntity.line_start)
+    )
     return list(session.scalars(query))
 
 
@@ -53,8 +77,12 @@ def entities_by_key(session: Session, world_id: str, keys: Iterable[str]) -> lis
 
 
 def edges(
-    session: Session, world_id: str, *, src: Iterable[str] | None = None,
-    dst: Iterable[str] | None = None, kinds: Iterable[str] | None = None,
+    session: Session,
+    world_id: str,
+    *,
+    src: Iterable[str] | None = None,
+    dst: Iterable[str] | None = None,
+    kinds: Iterable[str] | None = None,
 ) -> list[WorldEdge]:
     """Edges from any of ``src`` and/or to any of ``dst``, optionally of ``kinds``."""
     query = select(WorldEdge).where(WorldEdge.world_id == world_id)
@@ -68,8 +96,11 @@ def edges(
 
 
 def upstream(
-    session: Session, world_id: str, keys: Iterable[str],
-    kinds: Iterable[str] = UPSTREAM_KINDS, max_depth: int = MAX_DEPTH,
+    session: Session,
+    world_id: str,
+    keys: Iterable[str],
+    kinds: Iterable[str] = UPSTREAM_KINDS,
+    max_depth: int = MAX_DEPTH,
 ) -> list[Hop]:
     """Every edge that (transitively) leads to ``keys``: performers, callers, JCL steps…
 
@@ -79,17 +110,29 @@ def upstream(
         return []
     edge = WorldEdge.__table__
     base = select(
-        edge.c.kind, edge.c.src_key, edge.c.dst_key, edge.c.path, edge.c.line, edge.c.detail,
+        edge.c.kind,
+        edge.c.src_key,
+        edge.c.dst_key,
+        edge.c.path,
+        edge.c.line,
+        edge.c.detail,
         literal(1).label("depth"),
     ).where(edge.c.world_id == world_id, edge.c.dst_key.in_(keys), edge.c.kind.in_(kinds))
     walk = base.cte("walk", recursive=True)
     step_edge = edge.alias("step_edge")
     step = select(
-        step_edge.c.kind, step_edge.c.src_key, step_edge.c.dst_key, step_edge.c.path,
-        step_edge.c.line, step_edge.c.detail, (walk.c.depth + 1).label("depth"),
+        step_edge.c.kind,
+        step_edge.c.src_key,
+        step_edge.c.dst_key,
+        step_edge.c.path,
+        step_edge.c.line,
+        step_edge.c.detail,
+        (walk.c.depth + 1).label("depth"),
     ).where(
-        step_edge.c.world_id == world_id, step_edge.c.dst_key == walk.c.src_key,
-        step_edge.c.kind.in_(kinds), walk.c.depth < max_depth,
+        step_edge.c.world_id == world_id,
+        step_edge.c.dst_key == walk.c.src_key,
+        step_edge.c.kind.in_(kinds),
+        walk.c.depth < max_depth,
     )
     walk = walk.union(step)
     rows = session.execute(select(walk).order_by(walk.c.depth, walk.c.path, walk.c.line))
@@ -99,16 +142,19 @@ def upstream(
         ident = (row.kind, row.src_key, row.dst_key, row.line)
         if ident not in seen:
             seen.add(ident)
-            hops.append(Hop(row.kind, row.src_key, row.dst_key, row.path, row.line, row.detail,
-                            row.depth))
+            hops.append(
+                Hop(row.kind, row.src_key, row.dst_key, row.path, row.line, row.detail, row.depth)
+            )
     return hops
 
 
 def enclosing(session: Session, world_id: str, path: str, line: int) -> WorldEntity | None:
     """The paragraph (else section, program, step) whose line range holds ``path:line``."""
     query = select(WorldEntity).where(
-        WorldEntity.world_id == world_id, WorldEntity.path == path,
-        WorldEntity.line_start <= line, WorldEntity.line_end >= line,
+        WorldEntity.world_id == world_id,
+        WorldEntity.path == path,
+        WorldEntity.line_start <= line,
+        WorldEntity.line_end >= line,
         WorldEntity.kind.in_(["paragraph", "section", "step", "definition", "program"]),
     )
     found = list(session.scalars(query))
@@ -120,10 +166,14 @@ def enclosing(session: Session, world_id: str, path: str, line: int) -> WorldEnt
 def line_text(session: Session, world_id: str, path: str, line: int) -> str:
     """The text of ``path:line`` as indexed (empty if unknown)."""
     chunk = session.scalar(
-        select(WorldChunk).where(
-            WorldChunk.world_id == world_id, WorldChunk.path == path,
-            WorldChunk.line_start <= line, WorldChunk.line_end >= line,
-        ).limit(1)
+        select(WorldChunk)
+        .where(
+            WorldChunk.world_id == world_id,
+            WorldChunk.path == path,
+            WorldChunk.line_start <= line,
+            WorldChunk.line_end >= line,
+        )
+        .limit(1)
     )
     if chunk is None:
         return ""
@@ -134,8 +184,11 @@ def line_text(session: Session, world_id: str, path: str, line: int) -> str:
     text = lines[index]
     if len(text) > 7 and text[:6].isdigit():
         text = "      " + text[6:]
-    return " ".join(text[7:72].split()) if len(text) > 7 and path.lower().endswith(
-        (".cbl", ".cob", ".cpy", ".cobol", ".copy")) else text.strip()
+    return (
+        " ".join(text[7:72].split())
+        if len(text) > 7 and path.lower().endswith((".cbl", ".cob", ".cpy", ".cobol", ".copy"))
+        else text.strip()
+    )
 
 
 def label(key: str) -> str:

@@ -101,18 +101,31 @@ def _extract(kind: str, rel: str, text: str, copybooks: _Copybooks) -> Extractio
 
 
 def _store(
-    session: Session, search: WorldSearch, world: World, record: WorldFile, text: str,
+    session: Session,
+    search: WorldSearch,
+    world: World,
+    record: WorldFile,
+    text: str,
     extraction: Extraction,
 ) -> None:
     for entity in extraction.entities:
         session.add(WorldEntity(world_id=world.id, file_id=record.id, **entity.__dict__))
     for edge in extraction.edges:
         session.add(WorldEdge(world_id=world.id, file_id=record.id, **edge.__dict__))
-    starts = {e.line_start for e in extraction.entities
-              if e.path == record.path and e.kind in ("paragraph", "section", "step")}
+    starts = {
+        e.line_start
+        for e in extraction.entities
+        if e.path == record.path and e.kind in ("paragraph", "section", "step")
+    }
     chunks = [
-        WorldChunk(world_id=world.id, file_id=record.id, path=record.path, line_start=start,
-                   line_end=end, text=body)
+        WorldChunk(
+            world_id=world.id,
+            file_id=record.id,
+            path=record.path,
+            line_start=start,
+            line_end=end,
+            text=body,
+        )
         for start, end, body in chunk_lines(text, record.kind, starts)
     ]
     session.add_all(chunks)
@@ -132,8 +145,9 @@ def index_world(session: Session, world: World, progress: Progress | None = None
     search = search_backend(session)
     root = Path(world.path)
     on_disk = _walk(root)
-    known = {f.path: f for f in session.scalars(select(WorldFile).where(
-        WorldFile.world_id == world.id))}
+    known = {
+        f.path: f for f in session.scalars(select(WorldFile).where(WorldFile.world_id == world.id))
+    }
     copybooks = _Copybooks(on_disk)
 
     removed = [record for path, record in known.items() if path not in dict(on_disk)]
@@ -146,19 +160,19 @@ def index_world(session: Session, world: World, progress: Progress | None = None
     changed_books: set[str] = {Path(r.path).stem.upper() for r in removed if r.kind == "copybook"}
     for rel, path in on_disk:
         stat = path.stat()
-        record = known.get(rel)
-        if record is not None and record.mtime == stat.st_mtime and record.size == stat.st_size:
+        seen = known.get(rel)
+        if seen is not None and seen.mtime == stat.st_mtime and seen.size == stat.st_size:
             continue
         raw = path.read_bytes()
         digest = hashlib.sha256(raw).hexdigest()
-        if record is not None and record.sha256 == digest:
-            record.mtime, record.size = stat.st_mtime, stat.st_size
+        if seen is not None and seen.sha256 == digest:
+            seen.mtime, seen.size = stat.st_mtime, stat.st_size
             continue
         if not is_probably_text(raw):
             continue
         text = raw.decode("utf-8", errors="replace")
         kind = classify(rel, text)
-        if kind == "copybook" or (record is not None and record.kind == "copybook"):
+        if kind == "copybook" or (seen is not None and seen.kind == "copybook"):
             changed_books.add(path.stem.upper())
         todo.append((rel, path, text, digest, stat.st_mtime, stat.st_size))
 
@@ -170,8 +184,16 @@ def index_world(session: Session, world: World, progress: Progress | None = None
                 if path.exists():
                     raw = path.read_bytes()
                     stat = path.stat()
-                    todo.append((record.path, path, raw.decode("utf-8", errors="replace"),
-                                 hashlib.sha256(raw).hexdigest(), stat.st_mtime, stat.st_size))
+                    todo.append(
+                        (
+                            record.path,
+                            path,
+                            raw.decode("utf-8", errors="replace"),
+                            hashlib.sha256(raw).hexdigest(),
+                            stat.st_mtime,
+                            stat.st_size,
+                        )
+                    )
 
     lines_read = 0
     for done, (rel, _path, text, digest, mtime, size) in enumerate(todo, start=1):
@@ -179,13 +201,22 @@ def index_world(session: Session, world: World, progress: Progress | None = None
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         lines_read += lines
         extraction = _extract(kind, rel, text, copybooks)
-        record = known.get(rel)
-        if record is None:
-            record = WorldFile(world_id=world.id, path=rel, kind=kind, sha256=digest,
-                               mtime=mtime, size=size, lines=lines, copies=extraction.copies)
+        existing = known.get(rel)
+        if existing is None:
+            record = WorldFile(
+                world_id=world.id,
+                path=rel,
+                kind=kind,
+                sha256=digest,
+                mtime=mtime,
+                size=size,
+                lines=lines,
+                copies=extraction.copies,
+            )
             session.add(record)
             session.flush()
         else:
+            record = existing
             _forget(session, search, record)
             record.kind, record.sha256, record.mtime, record.size = kind, digest, mtime, size
             record.lines, record.copies = lines, extraction.copies
@@ -193,11 +224,19 @@ def index_world(session: Session, world: World, progress: Progress | None = None
         if progress is not None:
             progress(done, len(todo), rel)
 
-    totals = session.execute(
-        select(WorldFile.lines).where(WorldFile.world_id == world.id)
-    ).scalars().all()
+    totals = (
+        session.execute(select(WorldFile.lines).where(WorldFile.world_id == world.id))
+        .scalars()
+        .all()
+    )
     world.files, world.lines, world.indexed_at = len(totals), int(sum(totals)), utcnow()
     session.flush()
-    return IndexReport(world.id, world.files, world.lines,
-                       round(time.perf_counter() - started, 3), len(todo), len(removed),
-                       lines_read)
+    return IndexReport(
+        world.id,
+        world.files,
+        world.lines,
+        round(time.perf_counter() - started, 3),
+        len(todo),
+        len(removed),
+        lines_read,
+    )

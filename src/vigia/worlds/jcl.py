@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 
 from vigia.worlds.graph_types import Edge, Entity, Extraction
 
-_STATEMENT = re.compile(r"^//([A-Za-z0-9@#$.]*)\s+(JOB|EXEC|DD|PROC|PEND|SET|INCLUDE|JCLLIB)\b\s*(.*)")
+_STATEMENT = re.compile(
+    r"^//([A-Za-z0-9@#$.]*)\s+(JOB|EXEC|DD|PROC|PEND|SET|INCLUDE|JCLLIB)\b\s*(.*)"
+)
 _RUN_PROGRAM = re.compile(r"\bRUN\s+PROGRAM\s*\(\s*([A-Za-z0-9@#$]+)\s*\)", re.I)
 
 
@@ -58,8 +60,9 @@ def _statements(text: str) -> list[_Statement]:
             continue
         if match:
             params = _params(match.group(3))
-            current = _Statement(match.group(1).upper(), match.group(2).upper(), params, number,
-                                 number)
+            current = _Statement(
+                match.group(1).upper(), match.group(2).upper(), params, number, number
+            )
             found.append(current)
             continuing = params.endswith(",")
     return found
@@ -119,8 +122,15 @@ def extract_jcl(text: str, path: str) -> Extraction:
             step_key = f"STEP:{owner}:{st.name or st.line}"
             detail = f"PGM={program}" if program else f"PROC={proc}"
             out.entities.append(
-                Entity("step", st.name or f"STEP@{st.line}", step_key, path, st.line, step_end,
-                       detail=detail)
+                Entity(
+                    "step",
+                    st.name or f"STEP@{st.line}",
+                    step_key,
+                    path,
+                    st.line,
+                    step_end,
+                    detail=detail,
+                )
             )
             prefix = "JOB" if any(e.key == f"JOB:{owner}" for e in out.entities) else "PROC"
             out.add_edge(Edge("contains", f"{prefix}:{owner}", step_key, path, st.line))
@@ -137,17 +147,34 @@ def extract_jcl(text: str, path: str) -> Extraction:
                 name = dataset.split("(", 1)[0].upper()
                 disp = params.get("DISP", "NEW" if "SPACE" in params else "SHR")
                 if not any(e.key == f"DSN:{name}" for e in out.entities):
-                    out.entities.append(Entity("dataset", name, f"DSN:{name}", path, st.line,
-                                               st.line))
-                out.add_edge(Edge(_disp_kind(disp), step_key, f"DSN:{name}", path, st.line,
-                                  f"DD {dd} DISP={disp}"))
+                    out.entities.append(
+                        Entity("dataset", name, f"DSN:{name}", path, st.line, st.line)
+                    )
+                out.add_edge(
+                    Edge(
+                        _disp_kind(disp),
+                        step_key,
+                        f"DSN:{name}",
+                        path,
+                        st.line,
+                        f"DD {dd} DISP={disp}",
+                    )
+                )
             if st.name:
                 out.add_edge(Edge("dd", step_key, f"DD:{st.name}", path, st.line, dataset))
             for number, data in st.instream:
                 run = _RUN_PROGRAM.search(data)
                 if run:
-                    out.add_edge(Edge("executes", step_key, f"PGM:{run.group(1).upper()}", path,
-                                      number, "DSN RUN PROGRAM"))
+                    out.add_edge(
+                        Edge(
+                            "executes",
+                            step_key,
+                            f"PGM:{run.group(1).upper()}",
+                            path,
+                            number,
+                            "DSN RUN PROGRAM",
+                        )
+                    )
     return out
 
 

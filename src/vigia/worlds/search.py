@@ -17,13 +17,100 @@ from sqlalchemy.orm import Session
 from vigia.worlds.models import WorldChunk
 
 STOPWORDS = frozenset(
-    """a an and are as at be by can do does for from how i if in is it its me of on or
-    the this that to was what when where which who why will with does did should would
-    could there their them these those into about explain tell show find list give all
-    any has have had not no yes we you our my your than then so such after before via
-    wrong value values returns return returned change changes changed happen happens
-    happened issue problem error bug why"""
-    .split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "of",
+        "on",
+        "or",
+        "the",
+        "this",
+        "that",
+        "to",
+        "was",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "does",
+        "did",
+        "should",
+        "would",
+        "could",
+        "there",
+        "their",
+        "them",
+        "these",
+        "those",
+        "into",
+        "about",
+        "explain",
+        "tell",
+        "show",
+        "find",
+        "list",
+        "give",
+        "all",
+        "any",
+        "has",
+        "have",
+        "had",
+        "not",
+        "no",
+        "yes",
+        "we",
+        "you",
+        "our",
+        "my",
+        "your",
+        "than",
+        "then",
+        "so",
+        "such",
+        "after",
+        "before",
+        "via",
+        "wrong",
+        "value",
+        "values",
+        "returns",
+        "return",
+        "returned",
+        "change",
+        "changes",
+        "changed",
+        "happen",
+        "happens",
+        "happened",
+        "issue",
+        "problem",
+        "error",
+        "bug",
+        "why",
+    ]
 )
 _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 
@@ -81,7 +168,11 @@ class WorldSearch(Protocol):
         """Drops every chunk of a file from the index and from ``world_chunks``."""
 
     def search(
-        self, session: Session, world_id: str, terms: list[str], scope_paths: list[str],
+        self,
+        session: Session,
+        world_id: str,
+        terms: list[str],
+        scope_paths: list[str],
         limit: int = 8,
     ) -> list[ChunkHit]:
         """Best chunks of a world for ``terms`` (any term may match), best first."""
@@ -97,7 +188,11 @@ class SqlLikeSearch:
         session.execute(delete(WorldChunk).where(WorldChunk.file_id == file_id))
 
     def search(
-        self, session: Session, world_id: str, terms: list[str], scope_paths: list[str],
+        self,
+        session: Session,
+        world_id: str,
+        terms: list[str],
+        scope_paths: list[str],
         limit: int = 8,
     ) -> list[ChunkHit]:
         if not terms:
@@ -110,8 +205,11 @@ class SqlLikeSearch:
         for chunk in session.scalars(query.limit(500)):
             upper = chunk.text.upper()
             score = sum(upper.count(t) * (2 if "-" in t else 1) for t in terms)
-            hits.append(ChunkHit(chunk.id, chunk.path, chunk.line_start, chunk.line_end,
-                                 chunk.text, float(score)))
+            hits.append(
+                ChunkHit(
+                    chunk.id, chunk.path, chunk.line_start, chunk.line_end, chunk.text, float(score)
+                )
+            )
         hits.sort(key=lambda h: (-h.score, h.path, h.line_start))
         return hits[:limit]
 

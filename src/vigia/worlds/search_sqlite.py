@@ -24,7 +24,7 @@ def fts_text(chunk_text: str) -> str:
 
 
 def fts_query(terms: list[str]) -> str:
-    """An FTS5 ``OR`` query; hyphenated names become phrases (``WS-TAX-RATE`` → ``"WS TAX RATE"``)."""
+    """FTS5 ``OR`` query; hyphenated names are phrases (``WS-TAX-RATE`` → ``"WS TAX RATE"``)."""
     parts = []
     for term in terms:
         words = [w for w in re.split(r"[^A-Za-z0-9]+", term) if w]
@@ -54,7 +54,11 @@ class SqliteFtsSearch:
         session.execute(delete(WorldChunk).where(WorldChunk.file_id == file_id))
 
     def search(
-        self, session: Session, world_id: str, terms: list[str], scope_paths: list[str],
+        self,
+        session: Session,
+        world_id: str,
+        terms: list[str],
+        scope_paths: list[str],
         limit: int = 8,
     ) -> list[ChunkHit]:
         query = fts_query(terms)
@@ -66,16 +70,19 @@ class SqliteFtsSearch:
             clauses = []
             for i, path in enumerate(scope_paths):
                 params[f"p{i}"] = path
-                params[f"l{i}"] = path.rstrip("/").replace("\\", "\\\\").replace("%", "\\%") \
-                    .replace("_", "\\_") + "/%"
+                params[f"l{i}"] = (
+                    path.rstrip("/").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                    + "/%"
+                )
                 clauses.append(f"c.path = :p{i} OR c.path LIKE :l{i} ESCAPE '\\'")
             scope_sql = " AND (" + " OR ".join(clauses) + ")"
         rows = session.execute(
             text(
                 "SELECT c.id, c.path, c.line_start, c.line_end, c.text, bm25(world_chunks_fts) "
                 "FROM world_chunks_fts JOIN world_chunks c ON c.id = world_chunks_fts.rowid "
-                "WHERE world_chunks_fts MATCH :q AND c.world_id = :world" + scope_sql +
-                " ORDER BY bm25(world_chunks_fts) LIMIT :limit"
+                "WHERE world_chunks_fts MATCH :q AND c.world_id = :world"
+                + scope_sql
+                + " ORDER BY bm25(world_chunks_fts) LIMIT :limit"
             ),
             params,
         )

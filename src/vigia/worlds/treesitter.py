@@ -9,11 +9,21 @@ from typing import Any
 from vigia.worlds.classify import CODE_EXTENSIONS
 from vigia.worlds.graph_types import Edge, Entity, Extraction
 
-DEFINITIONS = frozenset({
-    "function_definition", "class_definition", "function_declaration", "method_declaration",
-    "class_declaration", "interface_declaration", "method_definition", "constructor_declaration",
-    "method", "class", "module",
-})
+DEFINITIONS = frozenset(
+    {
+        "function_definition",
+        "class_definition",
+        "function_declaration",
+        "method_declaration",
+        "class_declaration",
+        "interface_declaration",
+        "method_definition",
+        "constructor_declaration",
+        "method",
+        "class",
+        "module",
+    }
+)
 CALLS = frozenset({"call", "call_expression", "method_invocation", "invocation_expression"})
 
 
@@ -30,8 +40,11 @@ def _name(node: Any) -> str | None:
 
 
 def _callee(node: Any) -> str | None:
-    target = node.child_by_field_name("function") or node.child_by_field_name("name") \
+    target = (
+        node.child_by_field_name("function")
+        or node.child_by_field_name("name")
         or node.child_by_field_name("method")
+    )
     if target is None or target.text is None:
         return None
     text = str(target.text.decode("utf-8", errors="replace"))
@@ -59,14 +72,22 @@ def extract_code(rel_path: str, text: str) -> Extraction:
             if name:
                 key = f"DEF:{rel_path}:{name}"
                 out.entities.append(
-                    Entity("definition", name, key, rel_path, node.start_point[0] + 1,
-                           node.end_point[0] + 1, detail=node.type)
+                    Entity(
+                        "definition",
+                        name,
+                        key,
+                        rel_path,
+                        node.start_point[0] + 1,
+                        node.end_point[0] + 1,
+                        detail=node.type,
+                    )
                 )
                 current = key
         elif node.type in CALLS and owner is not None:
             callee = _callee(node)
             if callee:
-                out.add_edge(Edge("calls", owner, f"NAME:{callee}", rel_path,
-                                  node.start_point[0] + 1))
+                out.add_edge(
+                    Edge("calls", owner, f"NAME:{callee}", rel_path, node.start_point[0] + 1)
+                )
         stack.extend((child, current) for child in reversed(node.children))
     return out

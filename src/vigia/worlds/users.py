@@ -63,10 +63,14 @@ def login(session: Session, name: str, password: str) -> tuple[WorldUser, str]:
         user.password_hash = _HASHER.hash(password)
     token = secrets.token_urlsafe(32)
     ttl = timedelta(hours=get_settings().session_ttl_hours)
-    session.add(WorldSession(token_hash=_token_hash(token), user_id=user.id,
-                             expires_at=utcnow() + ttl))
-    session.execute(delete(WorldSession).where(WorldSession.user_id == user.id,
-                                               WorldSession.expires_at < utcnow()))
+    session.add(
+        WorldSession(token_hash=_token_hash(token), user_id=user.id, expires_at=utcnow() + ttl)
+    )
+    session.execute(
+        delete(WorldSession).where(
+            WorldSession.user_id == user.id, WorldSession.expires_at < utcnow()
+        )
+    )
     session.flush()
     return user, token
 

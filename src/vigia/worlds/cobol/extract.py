@@ -104,9 +104,16 @@ def _data_items(program: _Program, out: Extraction) -> dict[str, Entity]:
                 detail = f"{detail or ''} VALUE {shown}".strip()
         last_line = sentence[-1].line
         entity = Entity(
-            kind, name, f"DATA:{program.name}:{name}", first.line.path, first.line.line,
+            kind,
+            name,
+            f"DATA:{program.name}:{name}",
+            first.line.path,
+            first.line.line,
             last_line.line if last_line.path == first.line.path else first.line.line,
-            program.name, level, first.line.origin, detail,
+            program.name,
+            level,
+            first.line.origin,
+            detail,
         )
         if level == 88:
             out.entities.append(entity)
@@ -144,14 +151,28 @@ def _raw_text(sentence: list[Token]) -> str:
 
 def _replace_end(entity: Entity, line_end: int) -> Entity:
     return Entity(
-        entity.kind, entity.name, entity.key, entity.path, entity.line_start, line_end,
-        entity.program, entity.level, entity.origin, entity.detail,
+        entity.kind,
+        entity.name,
+        entity.key,
+        entity.path,
+        entity.line_start,
+        line_end,
+        entity.program,
+        entity.level,
+        entity.origin,
+        entity.detail,
     )
 
 
 def _entity(program: _Program, kind: str, name: str, key: str, token: Token) -> Entity:
     return Entity(
-        kind, name, key, token.line.path, token.line.line, token.line.line, program.name,
+        kind,
+        name,
+        key,
+        token.line.path,
+        token.line.line,
+        token.line.line,
+        program.name,
         origin=token.line.origin,
     )
 
@@ -168,8 +189,13 @@ def _file_assignments(program: _Program, out: Extraction) -> None:
             target = literal_value(after[0]) if after[0].is_literal else after[0].text
             dd = target.rsplit("-", 1)[-1] if target.startswith(("UT-S-", "S-")) else target
             out.add_edge(
-                Edge("assigns", f"FD:{program.name}:{name}", f"DD:{dd.upper()}",
-                     sentence[0].line.path, sentence[0].line.line)
+                Edge(
+                    "assigns",
+                    f"FD:{program.name}:{name}",
+                    f"DD:{dd.upper()}",
+                    sentence[0].line.path,
+                    sentence[0].line.line,
+                )
             )
 
 
@@ -230,14 +256,28 @@ def extract_cobol(pre: Preprocessed, path: str) -> Extraction:
         pgm = f"PGM:{program.name}"
         end_line = program.last.line if program.last.path == path else program.first.line
         out.entities.append(
-            Entity("program", program.name, pgm, path, program.first.line, end_line, program.name,
-                   detail=_header_comment(pre.lines, program.first))
+            Entity(
+                "program",
+                program.name,
+                pgm,
+                path,
+                program.first.line,
+                end_line,
+                program.name,
+                detail=_header_comment(pre.lines, program.first),
+            )
         )
         for use in pre.copies:
             if use.path == path and program.first.line <= use.line <= end_line:
                 out.add_edge(
-                    Edge("copies", pgm, f"COPY:{use.name}", use.path, use.line,
-                         use.describe_replacing() or None)
+                    Edge(
+                        "copies",
+                        pgm,
+                        f"COPY:{use.name}",
+                        use.path,
+                        use.line,
+                        use.describe_replacing() or None,
+                    )
                 )
         items = _data_items(program, out)
         _file_assignments(program, out)
@@ -248,8 +288,17 @@ def extract_cobol(pre: Preprocessed, path: str) -> Extraction:
             key = f"{'SECT' if kind == 'section' else 'PARA'}:{program.name}:{name}"
             detail = _comment_above(program, line)
             out.entities.append(
-                Entity(kind, name, key, line.path, line.line, last, program.name,
-                       origin=line.origin, detail=detail)
+                Entity(
+                    kind,
+                    name,
+                    key,
+                    line.path,
+                    line.line,
+                    last,
+                    program.name,
+                    origin=line.origin,
+                    detail=detail,
+                )
             )
             parent = section if (kind == "paragraph" and section) else pgm
             out.add_edge(Edge("contains", parent, key, line.path, line.line))

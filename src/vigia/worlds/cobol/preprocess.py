@@ -28,7 +28,7 @@ class Line:
 
 @dataclass(frozen=True)
 class Replacement:
-    """One ``REPLACING`` operand pair; ``mode`` is ``word``, ``partial``, ``leading``, ``trailing``."""
+    """One ``REPLACING`` pair; ``mode``: ``word``, ``partial``, ``leading`` or ``trailing``."""
 
     old: str
     new: str
@@ -83,7 +83,13 @@ def is_free_format(text: str) -> bool:
         ln = ln.expandtabs(8)
         seq, indicator = ln[:6], ln[6:7]
         if (not seq.strip() or seq.strip().isdigit() or len(ln) >= 72) and indicator in (
-            " ", "*", "/", "-", "D", "d", ""
+            " ",
+            "*",
+            "/",
+            "-",
+            "D",
+            "d",
+            "",
         ):
             fixed += 1
     return fixed / len(lines) < 0.8
@@ -293,12 +299,18 @@ def preprocess(
         else:
             inner = preprocess(found[1], found[0], resolve, name, depth + 1, (*chain, name))
             for copied in inner.lines:
-                text_after = copied.text if copied.comment else apply_replacing(
-                    copied.text, replacing
+                text_after = (
+                    copied.text if copied.comment else apply_replacing(copied.text, replacing)
                 )
                 result.lines.append(
-                    Line(text_after, copied.path, copied.line, copied.origin, copied.area_a,
-                         copied.comment)
+                    Line(
+                        text_after,
+                        copied.path,
+                        copied.line,
+                        copied.origin,
+                        copied.area_a,
+                        copied.comment,
+                    )
                 )
             result.copies.extend(inner.copies)
             result.missing.extend(inner.missing)

@@ -172,13 +172,18 @@ class _Walker:
         tail, tail_words = rest[1:], words[1:]
         if tail_words[:1] in (["THRU"], ["THROUGH"]) and len(tail) > 1:
             last = tail[1].text
-            self.edge("performs", self.keys.get(last, f"PARA:{self.ctx.program}:{last}"), tail[1],
-                      f"THRU from {target.text}")
+            self.edge(
+                "performs",
+                self.keys.get(last, f"PARA:{self.ctx.program}:{last}"),
+                tail[1],
+                f"THRU from {target.text}",
+            )
             if target.text in self.order and last in self.order:
                 start, stop = self.order.index(target.text), self.order.index(last)
                 for name in self.order[start + 1 : stop]:
-                    self.edge("performs_thru", self.keys[name], target,
-                              f"{target.text} THRU {last}")
+                    self.edge(
+                        "performs_thru", self.keys[name], target, f"{target.text} THRU {last}"
+                    )
             tail, tail_words = tail[2:], tail_words[2:]
         self._loop_clauses(tail, tail_words)
 
@@ -209,8 +214,17 @@ class _Walker:
         text = " ".join(" ".join(ln.text.split()) for ln in lines)[:2000]
         key = f"{kind.upper()}:{self.ctx.program}:{first.line}"
         self.ctx.out.entities.append(
-            Entity(kind, f"EXEC {kind.upper()}", key, first.path, first.line, lines[-1].line,
-                   self.ctx.program, origin=first.origin, detail=text)
+            Entity(
+                kind,
+                f"EXEC {kind.upper()}",
+                key,
+                first.path,
+                first.line,
+                lines[-1].line,
+                self.ctx.program,
+                origin=first.origin,
+                detail=text,
+            )
         )
         self.edge("executes", key, tokens[0])
         body = tokens[2:]
@@ -245,8 +259,12 @@ class _Walker:
                 mode = "reads"
             elif word == "PROGRAM" and index + 2 < len(body) and body[index + 2].is_literal:
                 verb = next((w for w in words if w in ("LINK", "XCTL")), "LINK")
-                self.edge("calls", f"PGM:{literal_value(body[index + 2]).upper()}",
-                          body[index + 2], f"CICS {verb}")
+                self.edge(
+                    "calls",
+                    f"PGM:{literal_value(body[index + 2]).upper()}",
+                    body[index + 2],
+                    f"CICS {verb}",
+                )
             elif word == ")":
                 mode = "reads"
             else:

@@ -12,8 +12,19 @@ from vigia.worlds.graph import entities_named, label
 from vigia.worlds.models import WorldEntity
 from vigia.worlds.search import ChunkHit, best_line, query_terms, search_backend
 
-KIND_ORDER = {"paragraph": 0, "section": 1, "data": 2, "condition": 3, "program": 4,
-              "copybook": 5, "dataset": 6, "job": 7, "step": 8, "file": 9, "definition": 10}
+KIND_ORDER = {
+    "paragraph": 0,
+    "section": 1,
+    "data": 2,
+    "condition": 3,
+    "program": 4,
+    "copybook": 5,
+    "dataset": 6,
+    "job": 7,
+    "step": 8,
+    "file": 9,
+    "definition": 10,
+}
 
 
 @dataclass
@@ -71,9 +82,13 @@ def resolve_entities(lens: LensInput, limit: int = 4) -> list[list[WorldEntity]]
             if stem not in candidates:
                 candidates.append(stem)
     found = [
-        e for e in entities_named(lens.session, lens.world_id, candidates)
-        if lens.in_scope(e.path) or e.kind in ("data", "condition")
-        and any(lens.in_scope(p) for p in _program_paths(lens, e))
+        e
+        for e in entities_named(lens.session, lens.world_id, candidates)
+        if lens.in_scope(e.path)
+        or (
+            e.kind in ("data", "condition")
+            and any(lens.in_scope(p) for p in _program_paths(lens, e))
+        )
     ]
     groups: list[list[WorldEntity]] = []
     for name in candidates:
@@ -95,8 +110,9 @@ def _program_paths(lens: LensInput, entity: WorldEntity) -> list[str]:
 def search_passages(lens: LensInput, limit: int = 6) -> list[tuple[ChunkHit, int, str]]:
     """Best full-text passages in scope, each with its best line number and text."""
     session = lens.session
-    hits = search_backend(session).search(session, lens.world_id, lens.terms, lens.scope_paths,
-                                          limit)
+    hits = search_backend(session).search(
+        session, lens.world_id, lens.terms, lens.scope_paths, limit
+    )
     return [(hit, *best_line(hit, lens.terms)) for hit in hits]
 
 

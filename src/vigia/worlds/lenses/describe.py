@@ -42,17 +42,24 @@ def describe_data(lens: LensInput, group: list[WorldEntity], answer: Answer) -> 
     )
     keys = [e.key for e in group]
     writers = _first_per_source(
-        edges(lens.session, lens.world_id, dst=keys, kinds=["writes"]), lambda e: e.src_key)
+        edges(lens.session, lens.world_id, dst=keys, kinds=["writes"]), lambda e: e.src_key
+    )
     readers = _first_per_source(
-        edges(lens.session, lens.world_id, dst=keys, kinds=["reads"]), lambda e: e.src_key)
+        edges(lens.session, lens.world_id, dst=keys, kinds=["reads"]), lambda e: e.src_key
+    )
     if writers:
         answer.say(f"It is written by {_cited_list(answer, writers, True)}.")
     if readers:
         answer.say(f"It is read by {_cited_list(answer, readers, True)}.")
     answer.details.setdefault("entities", []).append(
-        {"name": first.name, "kind": first.kind, "programs": programs,
-         "written_by": [label(e.src_key) for e in writers],
-         "read_by": [label(e.src_key) for e in readers]})
+        {
+            "name": first.name,
+            "kind": first.kind,
+            "programs": programs,
+            "written_by": [label(e.src_key) for e in writers],
+            "read_by": [label(e.src_key) for e in readers],
+        }
+    )
 
 
 def describe_paragraph(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
@@ -79,22 +86,37 @@ def describe_paragraph(lens: LensInput, entity: WorldEntity, answer: Answer) -> 
     if calls:
         answer.say(f"It calls {_cited_list(answer, calls, False)}.")
     incoming = _first_per_source(
-        edges(lens.session, lens.world_id, dst=[entity.key],
-              kinds=["performs", "performs_thru", "goes_to"]), lambda e: e.src_key)
+        edges(
+            lens.session,
+            lens.world_id,
+            dst=[entity.key],
+            kinds=["performs", "performs_thru", "goes_to"],
+        ),
+        lambda e: e.src_key,
+    )
     if incoming:
         answer.say(f"It is performed by {_cited_list(answer, incoming, True)}.")
     answer.details.setdefault("entities", []).append(
-        {"name": entity.name, "kind": entity.kind, "program": entity.program,
-         "reads": reads, "writes": writes,
-         "performed_by": [label(e.src_key) for e in incoming]})
+        {
+            "name": entity.name,
+            "kind": entity.kind,
+            "program": entity.program,
+            "reads": reads,
+            "writes": writes,
+            "performed_by": [label(e.src_key) for e in incoming],
+        }
+    )
 
 
 def describe_program(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
     about = f": {entity.detail.rstrip('.')}" if entity.detail else ""
-    answer.say(f"{entity.name} is a COBOL program ({answer.cite(entity.path, entity.line_start)}"
-               f"-{entity.line_end}){about}.")
-    incoming = edges(lens.session, lens.world_id, dst=[entity.key],
-                     kinds=["calls", "calls_dynamic", "executes"])
+    answer.say(
+        f"{entity.name} is a COBOL program ({answer.cite(entity.path, entity.line_start)}"
+        f"-{entity.line_end}){about}."
+    )
+    incoming = edges(
+        lens.session, lens.world_id, dst=[entity.key], kinds=["calls", "calls_dynamic", "executes"]
+    )
     callers = _first_per_source([e for e in incoming if e.kind != "executes"], lambda e: e.src_key)
     if callers:
         answer.say(f"It is called by {_cited_list(answer, callers, True)}.")
@@ -107,12 +129,18 @@ def describe_program(lens: LensInput, entity: WorldEntity, answer: Answer) -> No
     inner = [k for k in _program_children(lens, entity)]
     out_calls = _first_per_source(
         edges(lens.session, lens.world_id, src=inner, kinds=["calls", "calls_dynamic"]),
-        lambda e: e.dst_key)
+        lambda e: e.dst_key,
+    )
     if out_calls:
         answer.say(f"It calls {_cited_list(answer, out_calls, False)}.")
     answer.details.setdefault("entities", []).append(
-        {"name": entity.name, "kind": "program", "called_by": [label(e.src_key) for e in callers],
-         "calls": [label(e.dst_key) for e in out_calls]})
+        {
+            "name": entity.name,
+            "kind": "program",
+            "called_by": [label(e.src_key) for e in callers],
+            "calls": [label(e.dst_key) for e in out_calls],
+        }
+    )
 
 
 def _program_children(lens: LensInput, program: WorldEntity) -> list[str]:
@@ -120,8 +148,9 @@ def _program_children(lens: LensInput, program: WorldEntity) -> list[str]:
     keys = [program.key, *[e.dst_key for e in contained]]
     sections = [e.dst_key for e in contained if e.dst_key.startswith("SECT:")]
     if sections:
-        keys += [e.dst_key for e in edges(lens.session, lens.world_id, src=sections,
-                                          kinds=["contains"])]
+        keys += [
+            e.dst_key for e in edges(lens.session, lens.world_id, src=sections, kinds=["contains"])
+        ]
     return keys
 
 
@@ -134,7 +163,8 @@ def describe_copybook(lens: LensInput, entity: WorldEntity, answer: Answer) -> N
         if replacing:
             answer.say("With REPLACING: " + "; ".join(replacing) + ".")
     answer.details.setdefault("entities", []).append(
-        {"name": entity.name, "kind": "copybook", "copied_by": [label(e.src_key) for e in users]})
+        {"name": entity.name, "kind": "copybook", "copied_by": [label(e.src_key) for e in users]}
+    )
 
 
 def describe_jcl(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
@@ -146,14 +176,18 @@ def describe_jcl(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
             steps = [e for e in used if e.kind == kind]
             if steps:
                 verb = "written" if kind == "writes" else "read"
-                answer.say(f"It is {verb} by {_cited_list(answer, steps, True, 8)}"
-                           f" ({', '.join(_step_programs(lens, [e.src_key for e in steps]))}).")
+                answer.say(
+                    f"It is {verb} by {_cited_list(answer, steps, True, 8)}"
+                    f" ({', '.join(_step_programs(lens, [e.src_key for e in steps]))})."
+                )
         return
     if entity.kind == "job":
         steps = edges(lens.session, lens.world_id, src=[entity.key], kinds=["contains"])
         runs = _step_programs(lens, [e.dst_key for e in steps])
-        answer.say(f"{entity.name} is a JCL job ({where}) with steps "
-                   f"{_cited_list(answer, steps, False, 10)} running {', '.join(runs)}.")
+        answer.say(
+            f"{entity.name} is a JCL job ({where}) with steps "
+            f"{_cited_list(answer, steps, False, 10)} running {', '.join(runs)}."
+        )
         return
     answer.say(f"{entity.name} is a JCL {entity.kind} ({where}), {entity.detail or ''}.")
 
@@ -170,8 +204,9 @@ def _step_programs(lens: LensInput, step_keys: list[str]) -> list[str]:
 
 def describe_other(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
     owner = f" of program {entity.program}" if entity.program else ""
-    answer.say(f"{entity.name} is a {entity.kind}{owner} "
-               f"({answer.cite(entity.path, entity.line_start)}).")
+    answer.say(
+        f"{entity.name} is a {entity.kind}{owner} ({answer.cite(entity.path, entity.line_start)})."
+    )
     incoming = edges(lens.session, lens.world_id, dst=[entity.key])
     if incoming:
         answer.say(f"It is used by {_cited_list(answer, incoming, True)}.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from vigia.worlds.graph import Hop, edges, label, upstream
 from vigia.worlds.lenses.common import Answer, LensInput, resolve_entities
 from vigia.worlds.lenses.qa import add_passages
-from vigia.worlds.models import WorldEntity
+from vigia.worlds.models import WorldEdge, WorldEntity
 
 
 def _chain(answer: Answer, hops: list[Hop]) -> None:
@@ -21,7 +21,8 @@ def _chain(answer: Answer, hops: list[Hop]) -> None:
     if steps:
         answer.say(f"JCL steps that run an affected program: {_unique(answer, steps)}.")
     answer.details.setdefault("performed_by", []).extend(
-        sorted({label(h.src_key) for h in performers}))
+        sorted({label(h.src_key) for h in performers})
+    )
     answer.details.setdefault("callers", []).extend(sorted({label(h.src_key) for h in callers}))
     answer.details.setdefault("jcl_steps", []).extend(sorted({label(h.src_key) for h in steps}))
 
@@ -36,14 +37,20 @@ def _unique(answer: Answer, hops: list[Hop], limit: int = 10) -> str:
     return ", ".join(items)
 
 
+def _hops(found: list[WorldEdge]) -> list[Hop]:
+    return [Hop(e.kind, e.src_key, e.dst_key, e.path, e.line, None, 1) for e in found]
+
+
 def _field_impact(lens: LensInput, group: list[WorldEntity], answer: Answer) -> None:
     first = group[0]
     keys = [e.key for e in group]
     uses = edges(lens.session, lens.world_id, dst=keys, kinds=["reads", "writes"])
     origin = f" (from copybook {first.origin})" if first.origin else ""
-    answer.say(f"Changing {first.name}{origin}, defined at "
-               f"{answer.cite(first.path, first.line_start)}, affects the paragraphs that use it:"
-               f" {_unique(answer, [Hop(e.kind, e.src_key, e.dst_key, e.path, e.line, None, 1) for e in uses])}.")
+    answer.say(
+        f"Changing {first.name}{origin}, defined at "
+        f"{answer.cite(first.path, first.line_start)}, affects the paragraphs that use it:"
+        f" {_unique(answer, _hops(uses))}."
+    )
     programs = sorted({e.program for e in group if e.program})
     answer.say(f"Programs holding the field: {', '.join(programs)}.")
     answer.details.setdefault("paragraphs", []).extend(sorted({label(e.src_key) for e in uses}))
@@ -58,7 +65,10 @@ def _copybook_impact(lens: LensInput, name: str, answer: Answer) -> list[str]:
     if users:
         shown = ", ".join(
             f"{label(e.src_key)} ({answer.cite(e.path, e.line)}"
-            + (f", {e.detail}" if e.detail else "") + ")" for e in users)
+            + (f", {e.detail}" if e.detail else "")
+            + ")"
+            for e in users
+        )
         answer.say(f"Copybook {name} is copied by {shown}; each must be recompiled.")
     programs = sorted({label(e.src_key) for e in users})
     answer.details.setdefault("programs", []).extend(programs)
@@ -68,15 +78,18 @@ def _copybook_impact(lens: LensInput, name: str, answer: Answer) -> list[str]:
 def _entity_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
     where = answer.cite(entity.path, entity.line_start)
     if entity.kind == "copybook":
-        answer.say(f"Changing copybook {entity.name} ({where}) affects every program that copies"
-                   " it.")
+        answer.say(
+            f"Changing copybook {entity.name} ({where}) affects every program that copies it."
+        )
         programs = _copybook_impact(lens, entity.name, answer)
         _chain(answer, upstream(lens.session, lens.world_id, [f"PGM:{p}" for p in programs]))
         return
     if entity.kind == "dataset":
         used = edges(lens.session, lens.world_id, dst=[entity.key], kinds=["reads", "writes"])
-        answer.say(f"Changing dataset {entity.name} ({where}) affects the steps that use it: "
-                   f"{_unique(answer, [Hop(e.kind, e.src_key, e.dst_key, e.path, e.line, None, 1) for e in used])}.")
+        answer.say(
+            f"Changing dataset {entity.name} ({where}) affects the steps that use it: "
+            f"{_unique(answer, _hops(used))}."
+        )
         runs = edges(lens.session, lens.world_id, src=[e.src_key for e in used], kinds=["executes"])
         answer.details.setdefault("jcl_steps", []).extend(sorted({label(e.src_key) for e in used}))
         answer.details.setdefault("programs", []).extend(sorted({label(e.dst_key) for e in runs}))
@@ -91,8 +104,10 @@ def _entity_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None
         if fields:
             readers = edges(lens.session, lens.world_id, dst=fields, kinds=["reads"])
             readers = [r for r in readers if r.src_key != entity.key]
-            answer.say(f"It writes {', '.join(label(f).split('.')[-1] for f in fields)}"
-                       + (f", read downstream by {_unique(answer, [Hop(e.kind, e.src_key, e.dst_key, e.path, e.line, None, 1) for e in readers])}." if readers else "."))
+            answer.say(
+                f"It writes {', '.join(label(f).split('.')[-1] for f in fields)}"
+                + (f", read downstream by {_unique(answer, _hops(readers))}." if readers else ".")
+            )
 
 
 def run_impact(lens: LensInput) -> Answer:
@@ -112,8 +127,10 @@ def run_impact(lens: LensInput) -> Answer:
         if key in answer.details:
             answer.details[key] = sorted(set(answer.details[key]))
     if not groups:
-        answer.say("I could not find a program, paragraph, field, copybook or dataset of that "
-                   f"name in world {lens.world_id!r}; closest passages follow.")
+        answer.say(
+            "I could not find a program, paragraph, field, copybook or dataset of that "
+            f"name in world {lens.world_id!r}; closest passages follow."
+        )
         answer.steps.append("full-text search")
         add_passages(lens, answer, with_code=True)
     return answer

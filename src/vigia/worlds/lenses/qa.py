@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from vigia.worlds.lenses.common import Answer, LensInput, clean_line, resolve_entities, \
-    search_passages
+from vigia.worlds.lenses.common import (
+    Answer,
+    LensInput,
+    clean_line,
+    resolve_entities,
+    search_passages,
+)
 from vigia.worlds.lenses.describe import describe
 
 DOC_KINDS = (".md", ".markdown", ".rst", ".txt")
@@ -20,7 +25,8 @@ def add_passages(lens: LensInput, answer: Answer, with_code: bool, limit: int = 
         source = "The documentation says" if is_doc else "The code has"
         answer.say(f"{source}: “{clean_line(text, hit.path)}” ({cite}).")
         answer.details.setdefault("passages", []).append(
-            {"doc_id": hit.path, "line": line, "text": clean_line(text, hit.path)})
+            {"doc_id": hit.path, "line": line, "text": clean_line(text, hit.path)}
+        )
         quoted += 1
         if quoted >= limit:
             break
@@ -37,6 +43,8 @@ def run_qa(lens: LensInput) -> Answer:
     answer.steps.append("full-text search")
     add_passages(lens, answer, with_code=not groups)
     if not answer.sentences:
-        answer.say(f"I found nothing about this in world {lens.world_id!r}"
-                   + (f" under {', '.join(lens.scope_paths)}." if lens.scope_paths else "."))
+        answer.say(
+            f"I found nothing about this in world {lens.world_id!r}"
+            + (f" under {', '.join(lens.scope_paths)}." if lens.scope_paths else ".")
+        )
     return answer

@@ -8,18 +8,27 @@ from dataclasses import dataclass
 IMPACT = [
     (r"\bimpact", "it asks about impact"),
     (r"\bwhat (?:changes|breaks|happens|is affected)\b.*\bif\b", "it asks what changes if"),
-    (r"\bif (?:we|i|you|someone) (?:change|modify|remove|rename|alter|resize|delete)",
-     "it describes a change"),
-    (r"\b(?:who|what|which(?: \w+)?) (?:calls?|uses?|performs?|reads?|copies|copy|runs?|"
-     r"references?|depends? on|writes?)\b", "it asks what depends on something"),
-    (r"\b(?:callers?|used by|depends? on|affected|ripple|blast radius|where is .+ used)\b",
-     "it asks for dependants"),
+    (
+        r"\bif (?:we|i|you|someone) (?:change|modify|remove|rename|alter|resize|delete)",
+        "it describes a change",
+    ),
+    (
+        r"\b(?:who|what|which(?: \w+)?) (?:calls?|uses?|performs?|reads?|copies|copy|runs?|"
+        r"references?|depends? on|writes?)\b",
+        "it asks what depends on something",
+    ),
+    (
+        r"\b(?:callers?|used by|depends? on|affected|ripple|blast radius|where is .+ used)\b",
+        "it asks for dependants",
+    ),
 ]
 TROUBLESHOOT = [
-    (r"\b(?:wrong|incorrect|bad|fails?|failing|failed|error|abends?|abended|crash\w*|bug|broken|"
-     r"not working|too (?:high|low|much)|negative|missing|mismatch|symptom|s0c\d|sqlcode|"
-     r"is zero|are zero|returns zero|off by|doesn't|does not|never|instead of)\b",
-     "it describes a symptom"),
+    (
+        r"\b(?:wrong|incorrect|bad|fails?|failing|failed|error|abends?|abended|crash\w*|bug|broken|"
+        r"not working|too (?:high|low|much)|negative|missing|mismatch|symptom|s0c\d|sqlcode|"
+        r"is zero|are zero|returns zero|off by|doesn't|does not|never|instead of)\b",
+        "it describes a symptom",
+    ),
     (r"\bwhy (?:is|does|do|did|are)\b", "it asks why something happens"),
 ]
 

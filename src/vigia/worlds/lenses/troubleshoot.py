@@ -6,8 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vigia.worlds.graph import Hop, edges, enclosing, entities_named, label, line_text, upstream
-from vigia.worlds.lenses.common import Answer, LensInput, clean_line, resolve_entities, \
-    search_passages
+from vigia.worlds.lenses.common import (
+    Answer,
+    LensInput,
+    clean_line,
+    resolve_entities,
+    search_passages,
+)
 from vigia.worlds.lenses.qa import DOC_KINDS
 from vigia.worlds.models import WorldEntity
 
@@ -51,8 +56,9 @@ def _involved(lens: LensInput, answer: Answer) -> list[WorldEntity]:
         if group[0].kind in ("paragraph", "section"):
             found.extend(group[:2])
         elif group[0].kind in ("data", "condition"):
-            writers = edges(lens.session, lens.world_id, dst=[e.key for e in group],
-                            kinds=["writes"])
+            writers = edges(
+                lens.session, lens.world_id, dst=[e.key for e in group], kinds=["writes"]
+            )
             found.extend(_entities(lens, [w.src_key for w in writers]))
     for hit, line, _text in search_passages(lens, limit=8):
         if hit.path.lower().endswith(DOC_KINDS):
@@ -85,8 +91,11 @@ def _causes(lens: LensInput, paragraph: WorldEntity, terms: list[str]) -> list[C
         field = label(edge.dst_key).split(".")[-1]
         haystack = f"{text} {edge.src_key} {field} {comments.get(edge.src_key, '')}".upper()
         same_program = edge.src_key.split(":")[1:2] == paragraph.key.split(":")[1:2]
-        score = 2 * sum(1 for t in terms if t in haystack) + (edge.src_key != paragraph.key) \
+        score = (
+            2 * sum(1 for t in terms if t in haystack)
+            + (edge.src_key != paragraph.key)
             + same_program
+        )
         causes.append(Cause(field, edge.src_key, edge.path, edge.line, text, score))
     causes.sort(key=lambda c: (-c.score, c.path, c.line))
     return causes
@@ -110,13 +119,22 @@ def run_troubleshoot(lens: LensInput) -> Answer:
         )
         route = code_path(upstream(lens.session, lens.world_id, [paragraph.key]), paragraph.key)
         if route:
-            chain = " → ".join(f"{label(h.src_key)} ({answer.cite(h.path, h.line)})"
-                               for h in route if h.kind != "contains")
+            chain = " → ".join(
+                f"{label(h.src_key)} ({answer.cite(h.path, h.line)})"
+                for h in route
+                if h.kind != "contains"
+            )
             answer.say(f"Reached by: {chain} → {paragraph.name}.")
         answer.details.setdefault("involved", []).append(
-            {"name": paragraph.name, "program": paragraph.program, "path": paragraph.path,
-             "line": paragraph.line_start, "reads": fields,
-             "code_path": [label(h.src_key) for h in route if h.kind != "contains"]})
+            {
+                "name": paragraph.name,
+                "program": paragraph.program,
+                "path": paragraph.path,
+                "line": paragraph.line_start,
+                "reads": fields,
+                "code_path": [label(h.src_key) for h in route if h.kind != "contains"],
+            }
+        )
         all_causes.extend(_causes(lens, paragraph, terms))
     seen: set[tuple[str, int]] = set()
     ranked = []
@@ -130,15 +148,25 @@ def run_troubleshoot(lens: LensInput) -> Answer:
             f"“{cause.text}” ({answer.cite(cause.path, cause.line)})."
         )
     answer.details["causes"] = [
-        {"field": c.field, "set_by": label(c.writer), "doc_id": c.path, "line": c.line,
-         "evidence": c.text} for c in ranked[:4]]
+        {
+            "field": c.field,
+            "set_by": label(c.writer),
+            "doc_id": c.path,
+            "line": c.line,
+            "evidence": c.text,
+        }
+        for c in ranked[:4]
+    ]
     documented = 0
     for hit, line, text in search_passages(lens, limit=8):
         if hit.path.lower().endswith(DOC_KINDS) and text and documented < 2:
-            answer.say(f"Documented: “{clean_line(text, hit.path)}” "
-                       f"({answer.cite(hit.path, line)}).")
+            answer.say(
+                f"Documented: “{clean_line(text, hit.path)}” ({answer.cite(hit.path, line)})."
+            )
             documented += 1
     if not answer.sentences:
-        answer.say(f"Nothing in world {lens.world_id!r} matches this symptom; name the program, "
-                   "paragraph or field involved.")
+        answer.say(
+            f"Nothing in world {lens.world_id!r} matches this symptom; name the program, "
+            "paragraph or field involved."
+        )
     return answer

@@ -1,0 +1,134 @@
+"""Ingestion throughput and search latency of the knowledge stack.
+
+1. Ingestion: a synthetic Spanish policy PDF of ``--pages`` pages (fpdf2) goes through the
+   real path (pypdf parsing, chunking, USE embeddings, SQLite rows + FTS5 + vectors):
+   pages per second.
+2. Search: a knowledge base of ``--chunks`` synthetic chunks (Zipf-distributed Spanish words,
+   random unit vectors: embedding 100,000 texts would take minutes and tells nothing about
+   search speed) is queried with the 48 questions of the eval set through
+   ``search_knowledge`` (query embedding + FTS5 BM25 + brute-force cosine + fusion + loading
+   the chunk rows): p50/p95 in milliseconds, after one warm-up query that loads the vectors.
+
+    .venv/bin/python bench/knowledge_speed.py [--pages 40] [--chunks 100000] [--queries 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+DATA = Path(__file__).parent / "data" / "knowledge"
+
+
+def _vocabulary(rng: np.random.Generator, size: int) -> list[str]:
+    real = sorted(
+        {w for p in (DATA / "docs").iterdir() for w in re.findall(r"[a-záéíóúñü]{3,}", p.read_text().lower())}
+    )
+    syllables = ["ca", "se", "ro", "ta", "mi", "no", "le", "ga", "pu", "do", "ri", "ven", "tra", "cla"]
+    fake = {"".join(rng.choice(syllables, size=int(rng.integers(2, 5)))) for _ in range(size)}
+    return real + sorted(fake - set(real))[: max(0, size - len(real))]
+
+
+def _policy_pdf(pages: int) -> bytes:
+    from fpdf import FPDF
+
+    text = (
+        "El Asegurador indemnizará los daños materiales que sufra el vehículo asegurado por "
+        "accidente, incendio o robo, con deducción de la franquicia pactada en el frente de póliza. "
+    )
+    pdf = FPDF()
+    for page in range(pages):
+        pdf.add_page()
+        for clause in range(3):
+            pdf.set_font("helvetica", "B", 13)
+            pdf.multi_cell(0, 8, f"Cláusula {page * 3 + clause + 1}. Condición número {clause}", new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font("helvetica", size=11)
+            pdf.multi_cell(0, 6, text * 3, new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(3)
+    return bytes(pdf.output())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=40)
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=300)
+    args = parser.parse_args()
+    os.environ["VIGIA_DATA_DIR"] = tempfile.mkdtemp(prefix="vigia-speed-")
+
+    from sqlalchemy import insert
+
+    from vigia.db.migrate import upgrade
+    from vigia.db.session import session_scope
+    from vigia.embeddings import get_embedder
+    from vigia.knowledge import service
+    from vigia.knowledge.models import KnowledgeChunk, KnowledgeDocument
+    from vigia.knowledge.retrieval import search_knowledge
+    from vigia.search import Entry, index_for
+    from vigia.workspaces.service import create_workspace
+
+    upgrade()
+    get_embedder("use").queries(["calentamiento"])
+    pdf = _policy_pdf(args.pages)
+    with session_scope() as session:
+        workspace = create_workspace(session, "speed")
+        kb = service.create_knowledge_base(session, workspace, "ingestion")
+        started = time.perf_counter()
+        upload = service.add_document(session, kb, "poliza.pdf", pdf)
+        seconds = time.perf_counter() - started
+    print(f"ingestion: {args.pages} pages, {upload.document.chunk_count} chunks in {seconds:.2f} s "
+          f"= {args.pages / seconds:.1f} pages/s")
+
+    rng = np.random.default_rng(7)
+    vocabulary = _vocabulary(rng, 20_000)
+    weights = 1.0 / np.arange(1, len(vocabulary) + 1)
+    weights /= weights.sum()
+    started = time.perf_counter()
+    with session_scope() as session:
+        big = service.create_knowledge_base(session, workspace, "synthetic")
+        index = index_for(session)
+        per_doc = 1000
+        for d in range(0, args.chunks, per_doc):
+            doc = KnowledgeDocument(knowledge_base_id=big.id, name=f"doc-{d // per_doc}.txt",
+                                    media_type="text/plain", sha256="0" * 64, chunk_count=per_doc)
+            session.add(doc)
+            session.flush()
+            n = min(per_doc, args.chunks - d)
+            words = rng.choice(len(vocabulary), size=(n, 60), p=weights)
+            texts = [" ".join(vocabulary[i] for i in row) for row in words]
+            vectors = rng.standard_normal((n, 512)).astype(np.float32)
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            ids = [f"{big.id[:8]}-{d + i:08d}" for i in range(n)]
+            session.execute(insert(KnowledgeChunk), [
+                {"id": ids[i], "document_id": doc.id, "knowledge_base_id": big.id, "seq": i,
+                 "text": texts[i], "page": None, "heading": None} for i in range(n)
+            ])
+            index.add(session, service.collection_of(big.id), [Entry(ids[i], texts[i], vectors[i]) for i in range(n)])
+    print(f"synthetic knowledge base: {args.chunks} chunks built in {time.perf_counter() - started:.1f} s")
+
+    questions = [q["q"] for q in json.loads((DATA / "questions.json").read_text())["questions"]]
+    with session_scope() as session:
+        started = time.perf_counter()
+        search_knowledge(session, [big], questions[0], 5)
+        print(f"first search (loads {args.chunks} vectors): {(time.perf_counter() - started) * 1000:.0f} ms")
+        timings = {"hybrid": [], "lexical": [], "dense": []}
+        for i in range(args.queries):
+            for mode, found in timings.items():
+                t0 = time.perf_counter()
+                search_knowledge(session, [big], questions[i % len(questions)], 5, mode)  # type: ignore[arg-type]
+                found.append((time.perf_counter() - t0) * 1000)
+    for mode, found in timings.items():
+        p50, p95 = np.percentile(found, [50, 95])
+        print(f"search {mode:7} over {args.chunks} chunks (incl. query embedding): "
+              f"p50 {p50:.1f} ms  p95 {p95:.1f} ms  ({args.queries} queries)")
+
+
+if __name__ == "__main__":
+    main()

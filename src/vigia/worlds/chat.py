@@ -1,0 +1,194 @@
+"""One chat turn as a stream of events: route (think) → lens (tool) → personal files (tool)
+→ compose (think) → ``answer_delta``… → ``answer`` with the full envelope.
+
+``POST /chat`` drains the same stream and returns the last event's envelope, so both
+endpoints answer identically.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from vigia.errors import Conflict, NotFound
+from vigia.worlds import conversations, personal
+from vigia.worlds.catalog import resolve_scope
+from vigia.worlds.lenses.common import Answer, LensInput
+from vigia.worlds.lenses.impact import run_impact
+from vigia.worlds.lenses.qa import run_qa
+from vigia.worlds.lenses.router import Route, choose_lens
+from vigia.worlds.lenses.troubleshoot import run_troubleshoot
+from vigia.worlds.models import World, WorldConversation, WorldUser
+from vigia.worlds.prose import rewrite
+from vigia.worlds.schemas import ChatRequest
+from vigia.worlds.search import query_terms
+
+LENSES: dict[str, Callable[[LensInput], Answer]] = {
+    "qa": run_qa,
+    "troubleshoot": run_troubleshoot,
+    "impact": run_impact,
+}
+Event = dict[str, Any]
+
+
+@dataclass
+class Prepared:
+    """What a turn may use, checked before anything is streamed."""
+
+    world: World | None
+    scope_paths: list[str]
+    conversation: WorldConversation | None
+
+
+def knowledge_world(session: Session, version: str) -> World:
+    """A world that can answer with retrieval: registered (404) and indexed (409)."""
+    world = session.get(World, version)
+    if world is None:
+        raise NotFound(f"world {version!r} not found")
+    if world.indexed_at is None:
+        raise Conflict(f"world {version!r} is not indexed yet: run `vigia world index {version}`")
+    return world
+
+
+def prepare(session: Session, user: WorldUser, request: ChatRequest) -> Prepared:
+    """Validates world, scope and conversation (404, 409, 422, 403) before the turn runs."""
+    world = (
+        knowledge_world(session, request.version)
+        if request.knowledge
+        else session.get(World, request.version)
+    )
+    scope = resolve_scope(session, world, request.scope_paths)
+    conversation = None
+    if request.conversation_id is not None:
+        conversation = conversations.writable(session, user, request.conversation_id)
+    return Prepared(world, scope, conversation)
+
+
+def node(ident: str, kind: str, label: str, detail: str, status: str) -> Event:
+    return {
+        "type": "node",
+        "id": ident,
+        "kind": kind,
+        "label": label,
+        "detail": detail,
+        "status": status,
+    }
+
+
+def route_labels(route: Route, answer: Answer) -> list[str]:
+    return [f"router → {route.lens}", *answer.steps, "answer"]
+
+
+def scope_out(version: str, scope_paths: list[str]) -> dict[str, Any]:
+    return {
+        "version": version,
+        "scope_paths": scope_paths,
+        "source": "explicit" if scope_paths else "all",
+    }
+
+
+def _without_knowledge(
+    session: Session,
+    route: Route,
+    conversation: WorldConversation | None,
+    message: str,
+    version: str,
+) -> Answer:
+    """Answers from the conversation only (no retrieval), saying so."""
+    answer = Answer(route.lens, steps=["session context"])
+    terms = query_terms(message)
+    if conversation is not None and terms:
+        for earlier in reversed(conversations.messages(session, conversation)):
+            if earlier.role != "assistant":
+                continue
+            sentences = [
+                s
+                for s in re.split(r"(?<=[.!?])\s+", earlier.content)
+                if any(t in s.upper() for t in terms)
+            ]
+            if sentences:
+                answer.say("From earlier in this conversation: " + " ".join(sentences[:3]))
+                break
+    answer.say(
+        f"Knowledge is off for this message, so world {version!r} was not searched; "
+        "send knowledge: true for an answer grounded in its files."
+    )
+    return answer
+
+
+def _deltas(text: str) -> Iterator[str]:
+    yield from re.findall(r"\S+\s*", text)
+
+
+def turn_events(
+    session: Session, user: WorldUser, request: ChatRequest, prepared: Prepared
+) -> Iterator[Event]:
+    """Runs one turn, yielding ``node``, ``answer_delta`` and a final ``answer`` event."""
+    route = choose_lens(request.message)
+    yield node("route", "think", "Choose a lens", route.reason, "active")
+    yield node("route", "think", "Choose a lens", f"lens: {route.lens}", "done")
+
+    if request.knowledge and prepared.world is not None:
+        where = ", ".join(prepared.scope_paths) or "the whole world"
+        label = f"{route.lens} lens over {request.version}"
+        yield node("lens", "tool", label, f"graph and full-text search in {where}", "active")
+        lens_input = LensInput(session, request.version, request.message, prepared.scope_paths)
+        answer = LENSES[route.lens](lens_input)
+        yield node("lens", "tool", label, f"{len(answer.sources)} sources cited", "done")
+    else:
+        answer = _without_knowledge(
+            session, route, prepared.conversation, request.message, request.version
+        )
+
+    personal_hits: list[dict[str, object]] = []
+    if request.personal:
+        yield node("personal", "tool", "Search my files", "grep of your personal files", "active")
+        personal_hits = personal.grep(session, user, query_terms(request.message))
+        yield node(
+            "personal", "tool", "Search my files", f"{len(personal_hits)} matching lines", "done"
+        )
+
+    yield node("compose", "think", "Write the answer", "facts with file:line citations", "active")
+    headline = rewrite(request.message, answer) or answer.headline
+    for piece in _deltas(headline):
+        yield {"type": "answer_delta", "text": piece}
+    yield node("compose", "think", "Write the answer", f"{len(headline)} characters", "done")
+
+    conversation = prepared.conversation or conversations.create(
+        session, user, request.version, conversations.title_from(request.message)
+    )
+    envelope: dict[str, Any] = {
+        "headline": headline,
+        "lens": route.lens,
+        "route": {"lens": route.lens, "reason": route.reason, "path": route_labels(route, answer)},
+        "scope": scope_out(request.version, prepared.scope_paths),
+        "sources": [{"doc_id": path, "line": line} for path, line in answer.sources],
+        "conversation_id": conversation.id,
+    }
+    if personal_hits:
+        envelope["personal_sources"] = personal_hits
+    conversations.append(session, conversation, "user", request.message)
+    conversations.append(session, conversation, "assistant", headline, envelope)
+    yield {"type": "answer", "conversation_id": conversation.id, "message": envelope}
+
+
+def run_lens(
+    session: Session, lens: str, text: str, version: str, scope_paths: list[str]
+) -> dict[str, Any]:
+    """``/qa/run`` and ``/troubleshoot/run``: one lens, no conversation."""
+    world = knowledge_world(session, version)
+    scope = resolve_scope(session, world, scope_paths)
+    answer = LENSES[lens](LensInput(session, version, text, scope))
+    route = Route(lens, f"{lens}: requested directly through /{lens}/run")
+    return {
+        "headline": rewrite(text, answer) or answer.headline,
+        "lens": lens,
+        "route": {"lens": lens, "reason": route.reason, "path": route_labels(route, answer)},
+        "scope": scope_out(version, scope),
+        "sources": [{"doc_id": path, "line": line} for path, line in answer.sources],
+        "details": answer.details,
+    }

@@ -1,0 +1,112 @@
+"""Personal files: uploaded by one user, stored under the data dir, never indexed in the
+shared knowledge base, only ever grepped for their owner."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from vigia.config import get_settings
+from vigia.errors import Invalid, NotFound, TooLarge, UnsupportedMedia
+from vigia.worlds.catalog import normalise_scope_path
+from vigia.worlds.models import PersonalFile, WorldUser
+
+MAX_FILE_BYTES = 1024 * 1024
+MAX_FILES = 200
+MAX_HITS = 8
+
+
+def user_root(user: WorldUser) -> Path:
+    """The user's own folder (named by id, never by anything from a request)."""
+    return get_settings().data_dir / "worlds" / "personal" / user.id
+
+
+def _target(user: WorldUser, rel_path: str) -> Path:
+    root = user_root(user).resolve()
+    target = (root / rel_path).resolve()
+    if root not in target.parents:
+        raise Invalid("file name must stay inside your personal folder")
+    return target
+
+
+def upload(session: Session, user: WorldUser, name: str, data: bytes) -> PersonalFile:
+    """Stores a UTF-8 text file for ``user`` (replacing one of the same name)."""
+    rel_path = normalise_scope_path(name)
+    if len(rel_path) > 255:
+        raise Invalid("file name longer than 255 characters")
+    if len(data) > MAX_FILE_BYTES:
+        raise TooLarge(f"personal files are limited to {MAX_FILE_BYTES} bytes")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnsupportedMedia("personal files must be UTF-8 text") from exc
+    record = session.scalar(
+        select(PersonalFile).where(
+            PersonalFile.user_id == user.id, PersonalFile.rel_path == rel_path
+        )
+    )
+    if record is None:
+        count = len(
+            list(session.scalars(select(PersonalFile.id).where(PersonalFile.user_id == user.id)))
+        )
+        if count >= MAX_FILES:
+            raise Invalid(f"at most {MAX_FILES} personal files")
+        record = PersonalFile(user_id=user.id, rel_path=rel_path, size=0, sha256="")
+        session.add(record)
+    target = _target(user, rel_path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(target.name + ".uploading")
+    temporary.write_bytes(data)
+    os.replace(temporary, target)
+    record.size, record.sha256 = len(data), hashlib.sha256(data).hexdigest()
+    session.flush()
+    return record
+
+
+def list_files(session: Session, user: WorldUser) -> list[PersonalFile]:
+    return list(
+        session.scalars(
+            select(PersonalFile)
+            .where(PersonalFile.user_id == user.id)
+            .order_by(PersonalFile.rel_path)
+        )
+    )
+
+
+def remove(session: Session, user: WorldUser, name: str) -> None:
+    rel_path = normalise_scope_path(name)
+    record = session.scalar(
+        select(PersonalFile).where(
+            PersonalFile.user_id == user.id, PersonalFile.rel_path == rel_path
+        )
+    )
+    if record is None:
+        raise NotFound(f"personal file {rel_path!r} not found")
+    session.delete(record)
+    session.flush()
+    target = _target(user, rel_path)
+    if target.exists():
+        target.unlink()
+
+
+def grep(session: Session, user: WorldUser, terms: list[str]) -> list[dict[str, object]]:
+    """Lines of the user's own files holding the most query terms, best first."""
+    if not terms:
+        return []
+    hits: list[tuple[int, str, int, str]] = []
+    for record in list_files(session, user):
+        target = _target(user, record.rel_path)
+        if not target.exists():
+            continue
+        text = target.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            upper = line.upper()
+            score = sum(2 if "-" in t else 1 for t in terms if t in upper)
+            if score:
+                hits.append((score, record.rel_path, number, line.strip()[:300]))
+    hits.sort(key=lambda h: (-h[0], h[1], h[2]))
+    return [{"rel_path": p, "line": n, "text": t} for _s, p, n, t in hits[:MAX_HITS]]

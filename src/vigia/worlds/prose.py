@@ -1,0 +1,67 @@
+"""Optional prose from an OpenAI-compatible upstream, written from the lens's facts only.
+
+Off unless ``VIGIA_WORLDS_LLM_BASE_URL`` and ``VIGIA_WORLDS_LLM_MODEL`` are set (key in the
+variable named by ``VIGIA_WORLDS_LLM_API_KEY_ENV``). Any upstream failure falls back to the
+embedded answer, which states the same facts with the same citations.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from vigia.errors import VigiaError
+from vigia.llm.protocol import ModelRequest, Passage
+from vigia.worlds.lenses.common import Answer
+
+log = logging.getLogger(__name__)
+INSTRUCTIONS = (
+    "You explain a legacy code base to an analyst. Rewrite the facts below as a short, clear "
+    "answer to the question. Use only these facts, keep every file:line citation exactly as "
+    "written, and add nothing that the facts do not say."
+)
+
+
+class ProseSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="VIGIA_WORLDS_LLM_")
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str | None = None
+
+
+def rewrite(question: str, answer: Answer) -> str | None:
+    """Upstream prose for ``answer``, or ``None`` (not configured, no facts, or a failure)."""
+    settings = ProseSettings()
+    if not settings.base_url or not settings.model or not answer.sentences:
+        return None
+    from vigia.agents.schemas import ModelChoice
+    from vigia.llm.registry import model_for
+
+    choice = ModelChoice(
+        provider="openai",
+        name=settings.model,
+        base_url=settings.base_url,
+        api_key_env=settings.api_key_env,
+    )
+    passages = [
+        Passage(text=s, document_id=str(i), document="facts", score=1.0)
+        for i, s in enumerate(answer.sentences)
+    ]
+    try:
+        model: Any = model_for(choice)
+        text = model.complete(
+            ModelRequest(
+                instructions=INSTRUCTIONS,
+                message=question,
+                passages=passages,
+                choice=choice,
+                language="en",
+            )
+        )
+    except VigiaError as exc:
+        log.warning("worlds prose upstream failed (%s); using the embedded answer", exc.detail)
+        return None
+    return str(text).strip() or None

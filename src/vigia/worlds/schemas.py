@@ -1,0 +1,177 @@
+"""Wire models of the worlds surface (spec: worlds-chat-api.txt)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+MAX_MESSAGE = 8000
+MAX_SCOPE_PATHS = 20
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+class LoginRequest(BaseModel):
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class ChatRequest(BaseModel):
+    """``POST /chat`` (and the query string of ``GET /chat/stream``)."""
+
+    message: str = Field(min_length=1, max_length=MAX_MESSAGE)
+    version: str = Field(default="v1", pattern=VERSION_PATTERN)
+    conversation_id: int | None = Field(default=None, ge=1)
+    knowledge: bool = False
+    scope_paths: list[str] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
+    personal: bool = False
+
+    _message = field_validator("message")(_not_blank)
+
+
+class LensRequestBase(BaseModel):
+    version: str = Field(default="v1", pattern=VERSION_PATTERN)
+    scope_paths: list[str] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
+
+
+class QARequest(LensRequestBase):
+    question: str = Field(min_length=1, max_length=MAX_MESSAGE)
+
+    _question = field_validator("question")(_not_blank)
+
+
+class TroubleshootRequest(LensRequestBase):
+    symptom: str = Field(min_length=1, max_length=MAX_MESSAGE)
+
+    _symptom = field_validator("symptom")(_not_blank)
+
+
+class RouteOut(BaseModel):
+    lens: str
+    reason: str
+    path: list[str]
+
+
+class ScopeOut(BaseModel):
+    version: str
+    scope_paths: list[str]
+    source: Literal["explicit", "all"]
+
+
+class SourceOut(BaseModel):
+    doc_id: str
+    line: int
+
+
+class PersonalHit(BaseModel):
+    rel_path: str
+    line: int
+    text: str
+
+
+class ChatEnvelope(BaseModel):
+    """The full answer envelope of a chat turn."""
+
+    headline: str
+    lens: str
+    route: RouteOut
+    scope: ScopeOut
+    sources: list[SourceOut]
+    conversation_id: int
+    personal_sources: list[PersonalHit] | None = None
+
+
+class LensResponse(BaseModel):
+    """``/qa/run`` and ``/troubleshoot/run``: the envelope without a conversation, plus the
+    structured facts the lens found (``details``)."""
+
+    headline: str
+    lens: str
+    route: RouteOut
+    scope: ScopeOut
+    sources: list[SourceOut]
+    details: dict[str, Any]
+
+
+class ConversationSummary(BaseModel):
+    id: int
+    title: str
+    created_at: datetime
+    updated_at: datetime
+    pinned: bool
+    origin: Literal["own", "received_share"]
+    version: str
+    shared_by: str | None = None
+
+
+class ConversationList(BaseModel):
+    conversations: list[ConversationSummary]
+
+
+class ConversationMeta(BaseModel):
+    id: int
+    title: str
+    origin: Literal["own", "received_share"]
+    pinned: bool
+    created_at: datetime
+    version: str
+    shared_by: str | None = None
+
+
+class MessageOut(BaseModel):
+    role: Literal["user", "assistant"]
+    content: str
+    created_at: datetime
+    answer: dict[str, Any] | None = None
+
+
+class ConversationDetail(BaseModel):
+    conversation: ConversationMeta
+    messages: list[MessageOut]
+
+
+class RenameRequest(BaseModel):
+    title: str = Field(max_length=1000)
+
+
+class PinRequest(BaseModel):
+    pinned: bool = True
+
+
+class ShareRequest(BaseModel):
+    username: str = Field(min_length=1, max_length=64)
+
+
+class OkOut(BaseModel):
+    ok: bool = True
+    id: int
+
+
+class RenameOut(OkOut):
+    title: str
+
+
+class PinOut(OkOut):
+    pinned: bool
+
+
+class ShareOut(OkOut):
+    shared_with: str
+    share_id: int
+
+
+class PersonalFileOut(BaseModel):
+    rel_path: str
+    size: int
+    created_at: datetime
+
+
+class PersonalFileList(BaseModel):
+    files: list[PersonalFileOut]
