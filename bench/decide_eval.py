@@ -197,13 +197,13 @@ def fit_temperature(scores: np.ndarray, labels: np.ndarray) -> float:
 
 def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Slope and intercept of a one-feature logistic regression (Newton's method)."""
-    a, b = 10.0, 0.0
+    a, b = 0.0, 0.0
     for _ in range(100):
         p = 1 / (1 + np.exp(-(a * x + b)))
         grad = np.array([((p - y) * x).sum(), (p - y).sum()])
         w = p * (1 - p)
-        hess = np.array([[(w * x * x).sum(), (w * x).sum()], [(w * x).sum(), w.sum()]]) + 1e-9
-        step = np.linalg.solve(hess, grad)
+        hess = np.array([[(w * x * x).sum(), (w * x).sum()], [(w * x).sum(), w.sum()]])
+        step = np.linalg.solve(hess + 1e-9 * np.eye(2), grad)
         a, b = a - step[0], b - step[1]
         if np.abs(step).max() < 1e-10:
             break

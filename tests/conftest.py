@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,6 +16,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 from fastapi.testclient import TestClient
+from sqlalchemy import Connection, create_engine, text
 
 from vigia.agents.schemas import AgentCreate
 from vigia.agents.service import create_agent, publish
@@ -43,12 +46,42 @@ def _block_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
 
 
+# With VIGIA_TEST_DATABASE_URL=postgresql://user@host:port/db the suite runs on PostgreSQL:
+# one database migrated once as a template, and a fresh copy of it for every test.
+PG_URL = os.environ.get("VIGIA_TEST_DATABASE_URL")
+
+
 @pytest.fixture(scope="session")
-def _migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite file migrated once; each test gets a copy (migrations still run for real)."""
+def _migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path | str:
+    """A database migrated once; each test gets a copy (migrations still run for real)."""
+    if PG_URL:
+        with _pg_admin() as conn:
+            conn.execute(text("DROP DATABASE IF EXISTS vigia_template WITH (FORCE)"))
+            conn.execute(text("CREATE DATABASE vigia_template"))
+        upgrade(_pg_database("vigia_template"))
+        db_session.engine_for.cache_clear()
+        return "vigia_template"
     folder = tmp_path_factory.mktemp("template")
     upgrade(f"sqlite:///{folder / 'vigia.db'}")
     return folder / "vigia.db"
+
+
+def _pg_database(name: str) -> str:
+    assert PG_URL is not None
+    return PG_URL.rsplit("/", 1)[0] + "/" + name
+
+
+@contextmanager
+def _pg_admin() -> Iterator[Connection]:
+    engine = create_engine(
+        PG_URL.replace("postgresql://", "postgresql+psycopg://"),  # type: ignore[union-attr]
+        isolation_level="AUTOCOMMIT",
+    )
+    try:
+        with engine.connect() as conn:
+            yield conn
+    finally:
+        engine.dispose()
 
 
 def _reset_caches() -> None:
@@ -64,16 +97,26 @@ def data_dir(
     """A fresh data directory and database for every test."""
     folder = tmp_path / "data"
     folder.mkdir()
-    shutil.copy(_migrated_template, folder / "vigia.db")
+    database = None
+    if isinstance(_migrated_template, str):
+        database = f"t_{uuid.uuid4().hex[:12]}"
+        with _pg_admin() as conn:
+            conn.execute(text(f"CREATE DATABASE {database} TEMPLATE {_migrated_template}"))
+        monkeypatch.setenv("VIGIA_DATABASE_URL", _pg_database(database))
+    else:
+        shutil.copy(_migrated_template, folder / "vigia.db")
+        monkeypatch.delenv("VIGIA_DATABASE_URL", raising=False)
     monkeypatch.setenv("VIGIA_DATA_DIR", str(folder))
     monkeypatch.setenv("VIGIA_ADMIN_TOKEN", ADMIN_TOKEN)
-    monkeypatch.delenv("VIGIA_DATABASE_URL", raising=False)
     monkeypatch.delenv("VIGIA_REDIS_URL", raising=False)
     _reset_caches()
     yield folder
     for engine in list(_engines()):
-        engine.dispose()
+        engine.dispose()  # type: ignore[attr-defined]
     _reset_caches()
+    if database is not None:
+        with _pg_admin() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)"))
 
 
 def _engines() -> Iterator[object]:

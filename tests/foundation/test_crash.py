@@ -3,16 +3,17 @@
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import httpx
+from sqlalchemy import text
 
 from tests.conftest import make_tenant, serve_in_thread
 from tests.foundation.helpers import ADMIN
+from vigia.db.session import get_engine
 from vigia.llm.mock_upstream import create_mock
 
 
@@ -84,18 +85,21 @@ def test_sigkill_mid_stream_keeps_earlier_turns_and_writes_no_half_run(data_dir:
         server.kill()
         server.wait(timeout=10)
 
-    db = sqlite3.connect(data_dir / "vigia.db")
-    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    rows = db.execute(
-        "SELECT role, content FROM messages WHERE conversation_id = ? ORDER BY id", (cid,)
-    ).fetchall()
+    with get_engine().connect() as db:
+        if db.dialect.name == "sqlite":
+            assert db.execute(text("PRAGMA integrity_check")).one() == ("ok",)
+        rows = db.execute(
+            text("SELECT role, content FROM messages WHERE conversation_id = :c ORDER BY id"),
+            {"c": cid},
+        ).all()
+        runs = db.execute(
+            text("SELECT status, completion_tokens FROM runs WHERE conversation_id = :c"),
+            {"c": cid},
+        ).all()
+        orphans = db.execute(
+            text("SELECT count(*) FROM run_stages WHERE run_id NOT IN (SELECT id FROM runs)")
+        ).one()
     assert [r[0] for r in rows] == ["user", "assistant", "user", "assistant"]
     assert [r[1] for r in rows if r[0] == "user"] == ["uno", "dos"]
-    runs = db.execute(
-        "SELECT status, completion_tokens FROM runs WHERE conversation_id = ?", (cid,)
-    ).fetchall()
-    assert runs == [("ok", 7), ("ok", 7)]
-    orphans = db.execute(
-        "SELECT count(*) FROM run_stages WHERE run_id NOT IN (SELECT id FROM runs)"
-    ).fetchone()
-    assert orphans == (0,)
+    assert [tuple(r) for r in runs] == [("ok", 7), ("ok", 7)]
+    assert tuple(orphans) == (0,)

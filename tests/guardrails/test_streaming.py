@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from openai import OpenAI
 
-from tests.conftest import make_tenant
+from tests.conftest import Tenant, make_tenant
 from vigia.agents.models import Agent
 from vigia.agents.schemas import AgentPatch, ModelChoice
 from vigia.agents.service import publish, update_draft
@@ -30,7 +30,10 @@ PIECES = [
 
 
 class FakeUpstream(BaseHTTPRequestHandler):
+    calls = 0
+
     def do_POST(self) -> None:
+        FakeUpstream.calls += 1
         self.rfile.read(int(self.headers["Content-Length"]))
         lines = []
         for piece in PIECES:
@@ -48,6 +51,18 @@ class FakeUpstream(BaseHTTPRequestHandler):
         return
 
 
+def agent_on(upstream: str, workspace: str) -> Tenant:
+    """A tenant whose published agent generates with the fake upstream."""
+    tenant = make_tenant(name=workspace, slug="asistente")
+    with session_scope() as session:
+        agent = session.get(Agent, tenant.agent_id)
+        assert agent is not None
+        model = ModelChoice(provider="openai", name="upstream-model", base_url=upstream)
+        update_draft(session, agent, AgentPatch(model=model))
+        publish(session, agent)
+    return tenant
+
+
 @pytest.fixture
 def upstream() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), FakeUpstream)
@@ -60,13 +75,7 @@ def upstream() -> Iterator[str]:
 def test_a_sentence_leaking_personal_data_never_reaches_the_stream(
     live_server: str, upstream: str
 ) -> None:
-    tenant = make_tenant(name="stream", slug="asistente")
-    with session_scope() as session:
-        agent = session.get(Agent, tenant.agent_id)
-        assert agent is not None
-        model = ModelChoice(provider="openai", name="upstream-model", base_url=upstream)
-        update_draft(session, agent, AgentPatch(model=model))
-        publish(session, agent)
+    tenant = agent_on(upstream, "stream")
     client = OpenAI(base_url=f"{live_server}/v1", api_key=tenant.production_key, max_retries=0)
     stream = client.chat.completions.create(
         model="asistente",
@@ -91,7 +100,8 @@ def test_a_sentence_leaking_personal_data_never_reaches_the_stream(
 def test_an_injection_is_answered_with_the_blocked_reply_and_never_reaches_the_model(
     live_server: str, upstream: str
 ) -> None:
-    tenant = make_tenant(name="inyeccion", slug="asistente")
+    tenant = agent_on(upstream, "inyeccion")
+    FakeUpstream.calls = 0
     client = OpenAI(base_url=f"{live_server}/v1", api_key=tenant.production_key, max_retries=0)
     completion = client.chat.completions.create(
         model="asistente",
@@ -102,3 +112,4 @@ def test_an_injection_is_answered_with_the_blocked_reply_and_never_reaches_the_m
     )
     sherlock = (completion.model_extra or {})["sherlock"]
     assert sherlock["status"] == "blocked" and sherlock["guardrails"] == ["injection"]
+    assert FakeUpstream.calls == 0

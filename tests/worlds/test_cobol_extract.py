@@ -61,7 +61,7 @@ PROGRAM = """\
 002800     EXIT.
 002900 DB-PART.
 003000     EXEC SQL
-003100         SELECT TAX INTO :WS-TAX FROM TAXES WHERE GROSS = :WS-GROSS
+003100     SELECT TAX INTO :WS-TAX FROM TAXES WHERE GROSS = :WS-GROSS
 003200     END-EXEC
 003300     EXEC CICS LINK PROGRAM('ONLINE1') COMMAREA(WS-GROSS) END-EXEC.
 """
@@ -191,5 +191,5 @@ def test_payroll_paycalc_linkage_uses_payrec_replaced_by_lk() -> None:
     lk = sorted(e.name for e in out.entities if e.origin == "PAYREC")
     assert lk == ["LK-DEDUCTIONS", "LK-EMP-ID", "LK-FED-TAX", "LK-FICA", "LK-GROSS", "LK-NET",
                   "LK-OT-HOURS", "LK-PAY-RECORD", "LK-PERIOD-END", "LK-STATE-TAX"]
-    assert ("PARA:PAYCALC:CALC-OVERTIME", "PGM:OTCALC", 63) in _edges(out, "calls")
+    assert ("PARA:PAYCALC:CALC-OVERTIME", "PGM:OTCALC", 65) in _edges(out, "calls")
     assert ("PARA:PAYCALC:BUILD-PAY-RECORD", "DATA:PAYCALC:LK-GROSS", 98) in _edges(out, "writes")

@@ -7,6 +7,7 @@ renamed or appended to (403). Deleting the original removes its wrappers.
 
 from __future__ import annotations
 
+from sqlalchemy import delete as sa_delete
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -124,13 +125,12 @@ def pin(session: Session, user: WorldUser, cid: int, pinned: bool) -> WorldConve
 
 
 def delete(session: Session, user: WorldUser, cid: int) -> int:
-    conversation = visible(session, user, cid)
-    for wrapper in session.scalars(
-        select(WorldConversation).where(WorldConversation.source_id == conversation.id)
-    ):
-        session.delete(wrapper)
-    session.delete(conversation)
-    session.flush()
+    """Deletes an own conversation (and the wrappers shared from it) or a received wrapper."""
+    visible(session, user, cid)
+    session.execute(sa_delete(WorldConversation).where(WorldConversation.source_id == cid))
+    session.execute(sa_delete(WorldMessage).where(WorldMessage.conversation_id == cid))
+    session.execute(sa_delete(WorldConversation).where(WorldConversation.id == cid))
+    session.expire_all()
     return cid
 
 

@@ -79,7 +79,8 @@ def _entities(lens: LensInput, keys: list[str]) -> list[WorldEntity]:
     return entities_by_key(lens.session, lens.world_id, keys)
 
 
-def _causes(lens: LensInput, paragraph: WorldEntity, terms: list[str]) -> list[Cause]:
+def _causes(lens: LensInput, paragraph: WorldEntity, terms: list[str], bonus: int) -> list[Cause]:
+    """Writers of the fields ``paragraph`` reads, scored by symptom words near them."""
     reads = edges(lens.session, lens.world_id, src=[paragraph.key], kinds=["reads"])
     fields = sorted({label(e.dst_key).split(".")[-1] for e in reads})
     same_name = entities_named(lens.session, lens.world_id, fields, ["data"])
@@ -91,7 +92,7 @@ def _causes(lens: LensInput, paragraph: WorldEntity, terms: list[str]) -> list[C
         field = label(edge.dst_key).split(".")[-1]
         haystack = f"{text} {edge.src_key} {field} {comments.get(edge.src_key, '')}".upper()
         same_program = edge.src_key.split(":")[1:2] == paragraph.key.split(":")[1:2]
-        score = (
+        score = bonus + (
             2 * sum(1 for t in terms if t in haystack)
             + (edge.src_key != paragraph.key)
             + same_program
@@ -109,7 +110,7 @@ def run_troubleshoot(lens: LensInput) -> Answer:
     if involved:
         answer.steps += ["graph: code paths", "data flow: writers of inputs"]
     all_causes: list[Cause] = []
-    for paragraph in involved:
+    for rank, paragraph in enumerate(involved):
         reads = edges(lens.session, lens.world_id, src=[paragraph.key], kinds=["reads"])
         fields = sorted({label(e.dst_key).split(".")[-1] for e in reads})
         answer.say(
@@ -135,7 +136,7 @@ def run_troubleshoot(lens: LensInput) -> Answer:
                 "code_path": [label(h.src_key) for h in route if h.kind != "contains"],
             }
         )
-        all_causes.extend(_causes(lens, paragraph, terms))
+        all_causes.extend(_causes(lens, paragraph, terms, MAX_INVOLVED - rank))
     seen: set[tuple[str, int]] = set()
     ranked = []
     for cause in sorted(all_causes, key=lambda c: (-c.score, c.path, c.line)):

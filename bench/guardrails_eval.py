@@ -1,0 +1,181 @@
+"""Guardrail figures: injection detection, grounding accuracy and output-review latency.
+
+    .venv/bin/python bench/guardrails_eval.py [--calls 100]
+
+- Injection: the held-out set ``bench/data/guardrails/injection_eval.txt`` (the detector is
+  fitted on the packaged training split only). ROC AUC, TPR at FPR ≤ 5 %, and TPR/FPR at
+  the product's threshold, overall and per language.
+- Grounding: ``grounding_eval.jsonl`` (labelled (reply, sources) pairs; thresholds were set
+  on ``grounding_dev.jsonl``). Balanced accuracy of "reply has an unsupported sentence".
+- Review latency: sequential ``POST …/output-review`` calls through the ASGI app on a fresh
+  SQLite database, each with a ~2 kB reply and ~10 kB of sources never seen before (cold
+  embedding caches), after one warm-up call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "bench" / "data" / "guardrails"
+sys.path.insert(0, str(ROOT))
+
+
+def roc_auc(pos: np.ndarray, neg: np.ndarray) -> float:
+    greater = (pos[:, None] > neg[None, :]).sum()
+    ties = (pos[:, None] == neg[None, :]).sum()
+    return float((greater + 0.5 * ties) / (len(pos) * len(neg)))
+
+
+def tpr_at_fpr(pos: np.ndarray, neg: np.ndarray, max_fpr: float) -> tuple[float, float]:
+    """Best TPR with FPR ≤ ``max_fpr`` over all thresholds, and the FPR it has."""
+    best = (0.0, 0.0)
+    for threshold in np.unique(np.concatenate([pos, neg])):
+        fpr = float((neg >= threshold).mean())
+        tpr = float((pos >= threshold).mean())
+        if fpr <= max_fpr and tpr > best[0]:
+            best = (tpr, fpr)
+    return best
+
+
+def injection() -> None:
+    from vigia.guardrails.injection import THRESHOLD, get_detector, read_examples
+
+    t0 = time.perf_counter()
+    detector = get_detector()
+    fit_s = time.perf_counter() - t0
+    examples = read_examples(DATA / "injection_eval.txt")
+    t0 = time.perf_counter()
+    scores = detector.scores([e.text for e in examples])
+    per_prompt_ms = (time.perf_counter() - t0) * 1000 / len(examples)
+    labels = np.asarray([e.label for e in examples])
+    langs = np.asarray([e.lang for e in examples])
+    print(
+        f"## injection (held-out: {len(examples)} prompts, "
+        f"{int(labels.sum())} attacks, {int((1 - labels).sum())} benign)"
+    )
+    print(
+        f"detector fit {fit_s:.2f} s (includes loading USE), {per_prompt_ms:.2f} ms/prompt batched"
+    )
+    for name, mask in [("all", np.ones_like(labels, bool))] + [
+        (lang, langs == lang) for lang in ("es", "pt", "en")
+    ]:
+        pos, neg = scores[mask & (labels == 1)], scores[mask & (labels == 0)]
+        tpr5, fpr5 = tpr_at_fpr(pos, neg, 0.05)
+        print(
+            f"{name:>3}: ROC AUC {roc_auc(pos, neg):.3f} | TPR {tpr5:.3f} at FPR {fpr5:.3f} (≤0.05)"
+            f" | at threshold {THRESHOLD}: TPR {(pos >= THRESHOLD).mean():.3f}"
+            f" FPR {(neg >= THRESHOLD).mean():.3f}"
+        )
+
+
+def grounding() -> None:
+    from vigia.guardrails.grounding import assess_many, build_index, reply_sentences
+
+    for name in ("grounding_dev.jsonl", "grounding_eval.jsonl"):
+        rows = [json.loads(line) for line in (DATA / name).read_text().splitlines() if line]
+        tp = tn = fp = fn = uncertain = 0
+        for row in rows:
+            claims = assess_many(reply_sentences(row["reply"]), build_index([row["sources"]]))
+            flagged = any(c.status == "unsupported" for c in claims)
+            uncertain += any(c.status == "uncertain" for c in claims)
+            if row["label"] == "unsupported":
+                tp, fn = tp + flagged, fn + (not flagged)
+            else:
+                fp, tn = fp + flagged, tn + (not flagged)
+        tpr, tnr = tp / (tp + fn), tn / (tn + fp)
+        print(
+            f"## grounding {name}: {len(rows)} pairs | balanced accuracy {(tpr + tnr) / 2:.3f}"
+            f" (TPR {tpr:.3f}, TNR {tnr:.3f}; {uncertain} replies with an uncertain sentence)"
+        )
+
+
+def _review_payloads(calls: int) -> list[dict[str, object]]:
+    rows = [json.loads(line) for line in (DATA / "grounding_eval.jsonl").read_text().splitlines()]
+    sources = sorted({r["sources"] for r in rows})
+    replies = [r["reply"] for r in rows]
+    rng = random.Random(7)
+    payloads = []
+    for i in range(calls + 1):
+        picked = rng.sample(sources, len(sources))
+        text = ""
+        for n, s in enumerate(picked):
+            text += f"[{i}-{n}] {s}\n\n"  # the prefix makes every call's sources new
+            if len(text) >= 10_000:
+                break
+        reply = ""
+        for r in rng.sample(replies, len(replies)):
+            reply += r + " "
+            if len(reply) >= 2_000:
+                break
+        payloads.append(
+            {
+                "turnKey": f"bench-{i}",
+                "attempt": 1,
+                "message": "¿Me ayudás con mi consulta?",
+                "reply": reply.strip()[:8000],
+                "sources": text[:20_000],
+            }
+        )
+    return payloads
+
+
+def review_latency(calls: int) -> None:
+    folder = tempfile.mkdtemp(prefix="vigia-bench-")
+    os.environ["VIGIA_DATA_DIR"] = folder
+    os.environ.setdefault("VIGIA_ADMIN_TOKEN", "bench-admin-token-0123456789abcdef")
+    from fastapi.testclient import TestClient
+
+    from tests.conftest import make_tenant
+    from vigia.app import create_app
+    from vigia.db.migrate import upgrade
+    from vigia.workspaces import ratelimit
+
+    upgrade()
+    tenant = make_tenant(name="bench", slug="bot", kind="external", rpm=10_000)
+    ratelimit.get_rate_limiter.cache_clear()
+    payloads = _review_payloads(calls)
+    url = f"/api/external/v1/agents/{tenant.agent_id}/output-review"
+    headers = {"Authorization": f"Bearer {tenant.production_key}"}
+    timings = []
+    actions: dict[str, int] = {}
+    with TestClient(create_app()) as client:
+        client.post(url, json=payloads[0], headers=headers).raise_for_status()  # warm-up
+        for payload in payloads[1:]:
+            t0 = time.perf_counter()
+            response = client.post(url, json=payload, headers=headers)
+            timings.append((time.perf_counter() - t0) * 1000)
+            response.raise_for_status()
+            action = response.json()["action"]
+            actions[action] = actions.get(action, 0) + 1
+    reply_kb = statistics.mean(len(str(p["reply"]).encode()) for p in payloads) / 1000
+    sources_kb = statistics.mean(len(str(p["sources"]).encode()) for p in payloads) / 1000
+    q = statistics.quantiles(timings, n=100)
+    print(f"## review latency: {calls} calls, reply {reply_kb:.1f} kB, sources {sources_kb:.1f} kB")
+    print(
+        f"p50 {statistics.median(timings):.1f} ms | p95 {q[94]:.1f} ms | max {max(timings):.1f} ms"
+        f" | actions {actions}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--calls", type=int, default=100)
+    args = parser.parse_args()
+    injection()
+    grounding()
+    review_latency(args.calls)
+
+
+if __name__ == "__main__":
+    main()
