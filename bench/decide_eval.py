@@ -47,7 +47,7 @@ from vigia.decide.texts import humanise, option_text  # noqa: E402
 from vigia.embeddings import get_embedder  # noqa: E402
 
 SHOTS = 10
-DEFAULT_RISK = 0.10
+DEFAULT_RISK = 0.05
 
 Pairs = list[tuple[str, str]]
 

@@ -135,8 +135,8 @@ def review_latency(calls: int) -> None:
     os.environ["VIGIA_DATA_DIR"] = folder
     os.environ.setdefault("VIGIA_ADMIN_TOKEN", "bench-admin-token-0123456789abcdef")
     from fastapi.testclient import TestClient
-
     from tests.conftest import make_tenant
+
     from vigia.app import create_app
     from vigia.db.migrate import upgrade
     from vigia.workspaces import ratelimit

@@ -4,6 +4,7 @@ These run the real embedding model (USE), loaded once per process."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -129,7 +130,7 @@ PASSAGES = [
         "ocurrido. En caso de robo total, además debe presentar la denuncia policial.",
         document_id="d1",
         document="poliza.pdf",
-        score=0.8,
+        score=0.5,
         page=3,
         heading="Cláusula 6 · Denuncia del siniestro",
     ),
@@ -137,7 +138,7 @@ PASSAGES = [
         text="Los daños causados por granizo están cubiertos sin franquicia en garaje cerrado.",
         document_id="d1",
         document="poliza.pdf",
-        score=0.3,
+        score=0.5,
         page=3,
         heading="Cláusula 5 · Granizo",
     ),

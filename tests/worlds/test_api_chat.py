@@ -7,10 +7,10 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.worlds.conftest import PAYROLL
 from vigia.db.session import session_scope
 from vigia.worlds.catalog import add_world
 from vigia.worlds.indexer import IndexReport
-from tests.worlds.conftest import PAYROLL
 
 W = "payroll-2024"
 
@@ -21,7 +21,9 @@ def _chat(client: TestClient, **body: object) -> dict[str, object]:
     return response.json()
 
 
-def test_chat_qa_envelope_cites_definition_and_uses(alice: TestClient, payroll: IndexReport) -> None:
+def test_chat_qa_envelope_cites_definition_and_uses(
+    alice: TestClient, payroll: IndexReport
+) -> None:
     body = _chat(alice, message="What is the purpose of the WS-TAX-RATE field?")
     assert body["lens"] == "qa" and body["route"]["lens"] == "qa"
     assert body["route"]["reason"] and body["route"]["path"][0] == "router → qa"
@@ -50,11 +52,16 @@ def test_scope_paths_narrow_and_are_normalised(alice: TestClient, payroll: Index
 
 @pytest.mark.parametrize("bad", ["../etc", "/etc/passwd", "src/../../x", "nope/here", "C:/x", ""])
 def test_bad_scope_paths_are_422(alice: TestClient, payroll: IndexReport, bad: str) -> None:
-    response = alice.post("/chat", json={"message": "x", "version": W, "knowledge": True,
-                                         "scope_paths": [bad]})
+    response = alice.post(
+        "/chat", json={"message": "x", "version": W, "knowledge": True, "scope_paths": [bad]}
+    )
     assert response.status_code == 422
-    assert alice.post("/qa/run", json={"question": "x", "version": W,
-                                       "scope_paths": [bad]}).status_code == 422
+    assert (
+        alice.post(
+            "/qa/run", json={"question": "x", "version": W, "scope_paths": [bad]}
+        ).status_code
+        == 422
+    )
 
 
 def test_knowledge_false_answers_without_retrieval(alice: TestClient) -> None:
@@ -67,8 +74,14 @@ def test_knowledge_false_answers_without_retrieval(alice: TestClient) -> None:
 
 def test_knowledge_false_recalls_earlier_turns(alice: TestClient, payroll: IndexReport) -> None:
     first = _chat(alice, message="What does the CALC-TAX paragraph do?")
-    second = alice.post("/chat", json={"message": "remind me about CALC-TAX", "version": W,
-                                       "conversation_id": first["conversation_id"]}).json()
+    second = alice.post(
+        "/chat",
+        json={
+            "message": "remind me about CALC-TAX",
+            "version": W,
+            "conversation_id": first["conversation_id"],
+        },
+    ).json()
     assert second["conversation_id"] == first["conversation_id"]
     assert "From earlier in this conversation" in second["headline"]
     assert second["sources"] == []
@@ -83,11 +96,19 @@ def test_unknown_and_unindexed_worlds(alice: TestClient) -> None:
     assert fresh.status_code == 409 and "vigia world index fresh" in fresh.json()["detail"]
 
 
-@pytest.mark.parametrize("body", [
-    {"message": ""}, {"message": "   "}, {"message": "x" * 8001}, {"message": "x", "version": "-bad"},
-    {"message": "x", "conversation_id": 0}, {"message": "x", "scope_paths": ["a"] * 21},
-    {}, {"message": "x", "knowledge": "maybe"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"message": ""},
+        {"message": "   "},
+        {"message": "x" * 8001},
+        {"message": "x", "version": "-bad"},
+        {"message": "x", "conversation_id": 0},
+        {"message": "x", "scope_paths": ["a"] * 21},
+        {},
+        {"message": "x", "knowledge": "maybe"},
+    ],
+)
 def test_invalid_chat_bodies_are_422(alice: TestClient, body: dict[str, object]) -> None:
     assert alice.post("/chat", json=body).status_code == 422
 
@@ -103,12 +124,15 @@ def _events(client: TestClient, **params: object) -> list[dict[str, object]]:
         text = "".join(response.iter_text())
     chunks = [c for c in text.split("\n\n") if c.strip()]
     assert all(c.startswith("data: ") for c in chunks)
-    return [json.loads(c[len("data: "):]) for c in chunks]
+    return [json.loads(c[len("data: ") :]) for c in chunks]
 
 
-def test_stream_emits_nodes_deltas_and_final_answer(alice: TestClient, payroll: IndexReport) -> None:
-    events = _events(alice, message="What calls CALC-TAX", version=W, knowledge="true",
-                     scope_paths=["src/tax"])
+def test_stream_emits_nodes_deltas_and_final_answer(
+    alice: TestClient, payroll: IndexReport
+) -> None:
+    events = _events(
+        alice, message="What calls CALC-TAX", version=W, knowledge="true", scope_paths=["src/tax"]
+    )
     nodes = [e for e in events if e["type"] == "node"]
     assert {n["kind"] for n in nodes} == {"think", "tool"}
     for ident in {n["id"] for n in nodes}:
@@ -128,24 +152,37 @@ def test_stream_emits_nodes_deltas_and_final_answer(alice: TestClient, payroll: 
 
 
 def test_stream_errors_before_streaming(alice: TestClient, client: TestClient) -> None:
-    assert alice.get("/chat/stream", params={"message": "x", "version": "nope",
-                                             "knowledge": "true"}).status_code == 404
-    assert alice.get("/chat/stream", params={"message": "x",
-                                             "scope_paths": "../x"}).status_code == 422
+    assert (
+        alice.get(
+            "/chat/stream", params={"message": "x", "version": "nope", "knowledge": "true"}
+        ).status_code
+        == 404
+    )
+    assert (
+        alice.get("/chat/stream", params={"message": "x", "scope_paths": "../x"}).status_code == 422
+    )
     assert alice.get("/chat/stream").status_code == 422
     alice.post("/auth/logout")
     assert client.get("/chat/stream", params={"message": "x"}).status_code == 401
 
 
 def test_qa_run_and_troubleshoot_run(alice: TestClient, payroll: IndexReport) -> None:
-    qa = alice.post("/qa/run", json={"question": "What is the purpose of the WS-TAX-RATE field?",
-                                     "version": W, "scope_paths": ["src/tax"]})
+    qa = alice.post(
+        "/qa/run",
+        json={
+            "question": "What is the purpose of the WS-TAX-RATE field?",
+            "version": W,
+            "scope_paths": ["src/tax"],
+        },
+    )
     assert qa.status_code == 200
     body = qa.json()
     assert body["lens"] == "qa" and body["scope"]["source"] == "explicit"
     assert body["details"]["entities"][0]["name"] == "WS-TAX-RATE"
-    trouble = alice.post("/troubleshoot/run", json={
-        "symptom": "CALC-TAX returns wrong value for overtime employees", "version": W})
+    trouble = alice.post(
+        "/troubleshoot/run",
+        json={"symptom": "CALC-TAX returns wrong value for overtime employees", "version": W},
+    )
     assert trouble.status_code == 200
     details = trouble.json()["details"]
     assert details["involved"][0]["name"] == "CALC-TAX"

@@ -27,13 +27,20 @@ def test_list_get_rename_pin_delete(alice: TestClient, payroll: IndexReport) -> 
     assert renamed.json() == {"ok": True, "id": first, "title": "CALC-TAX impact"}
     assert alice.patch(f"/conversations/{first}", json={"title": "x" * 121}).status_code == 422
     assert alice.patch(f"/conversations/{first}", json={"title": "   "}).status_code == 422
-    assert alice.patch(f"/conversations/{first}",
-                       json={"title": " " + "y" * 120 + " "}).status_code == 200
+    assert (
+        alice.patch(f"/conversations/{first}", json={"title": " " + "y" * 120 + " "}).status_code
+        == 200
+    )
 
     assert alice.post(f"/conversations/{first}/pin", json={"pinned": True}).json() == {
-        "ok": True, "id": first, "pinned": True}
+        "ok": True,
+        "id": first,
+        "pinned": True,
+    }
     assert [c["id"] for c in alice.get("/conversations").json()["conversations"]][0] == first
-    assert alice.post(f"/conversations/{first}/pin", json={"pinned": False}).json()["pinned"] is False
+    assert (
+        alice.post(f"/conversations/{first}/pin", json={"pinned": False}).json()["pinned"] is False
+    )
     assert alice.post(f"/conversations/{first}/pin").json()["pinned"] is True
 
     detail = alice.get(f"/conversations/{second}").json()
@@ -65,27 +72,42 @@ def test_share_is_read_only_for_the_recipient(
     shared = alice.post(f"/conversations/{cid}/share", json={"username": "bob"})
     assert shared.status_code == 200
     wrapper = shared.json()["share_id"]
-    assert alice.post(f"/conversations/{cid}/share",
-                      json={"username": "bob"}).json()["share_id"] == wrapper
+    assert (
+        alice.post(f"/conversations/{cid}/share", json={"username": "bob"}).json()["share_id"]
+        == wrapper
+    )
 
     listed = bob.get("/conversations").json()["conversations"]
     assert [(c["id"], c["origin"], c["shared_by"]) for c in listed] == [
-        (wrapper, "received_share", "alice")]
+        (wrapper, "received_share", "alice")
+    ]
     detail = bob.get(f"/conversations/{wrapper}").json()
     assert detail["conversation"]["origin"] == "received_share"
     assert [m["role"] for m in detail["messages"]] == ["user", "assistant"]
 
     assert bob.patch(f"/conversations/{wrapper}", json={"title": "mine"}).status_code == 403
-    assert bob.post("/chat", json={"message": "more", "conversation_id": wrapper}).status_code == 403
-    assert bob.get("/chat/stream", params={"message": "more",
-                                           "conversation_id": wrapper}).status_code == 403
-    assert bob.post(f"/conversations/{wrapper}/share",
-                    json={"username": "alice"}).status_code == 403
+    assert (
+        bob.post("/chat", json={"message": "more", "conversation_id": wrapper}).status_code == 403
+    )
+    assert (
+        bob.get("/chat/stream", params={"message": "more", "conversation_id": wrapper}).status_code
+        == 403
+    )
+    assert (
+        bob.post(f"/conversations/{wrapper}/share", json={"username": "alice"}).status_code == 403
+    )
     assert bob.post(f"/conversations/{wrapper}/pin", json={"pinned": True}).json()["pinned"]
     assert alice.get("/conversations").json()["conversations"][0]["pinned"] is False
 
-    alice.post("/chat", json={"message": "What is WS-TAX-RATE?", "version": W,
-                              "knowledge": True, "conversation_id": cid})
+    alice.post(
+        "/chat",
+        json={
+            "message": "What is WS-TAX-RATE?",
+            "version": W,
+            "knowledge": True,
+            "conversation_id": cid,
+        },
+    )
     assert len(bob.get(f"/conversations/{wrapper}").json()["messages"]) == 4
 
     assert bob.delete(f"/conversations/{wrapper}").json() == {"ok": True, "id": wrapper}
@@ -113,20 +135,28 @@ def test_personal_files_are_private_and_never_indexed(
     note = b"My notes: WS-TAX-RATE was 0.125 before the 2023 change.\nunrelated line\n"
     up = alice.post("/personal/files", files={"file": ("notes/tax.txt", note)})
     assert up.status_code == 201 and up.json() == {"rel_path": "notes/tax.txt", "size": len(note)}
-    assert [f["rel_path"] for f in alice.get("/personal/files").json()["files"]] == ["notes/tax.txt"]
+    assert [f["rel_path"] for f in alice.get("/personal/files").json()["files"]] == [
+        "notes/tax.txt"
+    ]
     assert bob.get("/personal/files").json() == {"files": []}
 
-    body = alice.post("/chat", json={"message": "WS-TAX-RATE history", "version": W,
-                                     "knowledge": True, "personal": True}).json()
-    assert body["personal_sources"] == [{"rel_path": "notes/tax.txt", "line": 1,
-                                         "text": note.decode().splitlines()[0]}]
+    body = alice.post(
+        "/chat",
+        json={"message": "WS-TAX-RATE history", "version": W, "knowledge": True, "personal": True},
+    ).json()
+    assert body["personal_sources"] == [
+        {"rel_path": "notes/tax.txt", "line": 1, "text": note.decode().splitlines()[0]}
+    ]
     assert all(s["doc_id"] != "notes/tax.txt" for s in body["sources"])
-    other = bob.post("/chat", json={"message": "WS-TAX-RATE history", "version": W,
-                                    "knowledge": True, "personal": True}).json()
+    other = bob.post(
+        "/chat",
+        json={"message": "WS-TAX-RATE history", "version": W, "knowledge": True, "personal": True},
+    ).json()
     assert "personal_sources" not in other
     assert "2023 change" not in other["headline"]
-    without = alice.post("/chat", json={"message": "WS-TAX-RATE history", "version": W,
-                                        "knowledge": True}).json()
+    without = alice.post(
+        "/chat", json={"message": "WS-TAX-RATE history", "version": W, "knowledge": True}
+    ).json()
     assert "personal_sources" not in without
 
     events = alice.get("/chat/stream", params={"message": "WS-TAX-RATE", "personal": "true"})
@@ -142,7 +172,9 @@ def test_personal_files_are_private_and_never_indexed(
 def test_personal_upload_limits(alice: TestClient) -> None:
     assert alice.post("/personal/files", files={"file": ("../x.txt", b"a")}).status_code == 422
     assert alice.post("/personal/files", files={"file": ("/abs.txt", b"a")}).status_code == 422
-    assert alice.post("/personal/files", files={"file": ("b.bin", b"\xff\xfe\x00")}).status_code == 415
+    assert (
+        alice.post("/personal/files", files={"file": ("b.bin", b"\xff\xfe\x00")}).status_code == 415
+    )
     big = b"a" * (1024 * 1024 + 1)
     assert alice.post("/personal/files", files={"file": ("big.txt", big)}).status_code == 413
     assert alice.get("/personal/files").json() == {"files": []}

@@ -10,14 +10,19 @@ from fastapi.testclient import TestClient
 from tests.worlds.conftest import PASSWORD
 
 PROTECTED = [
-    ("post", "/chat", {"message": "x"}), ("get", "/chat/stream?message=x", None),
-    ("get", "/conversations", None), ("get", "/conversations/1", None),
-    ("patch", "/conversations/1", {"title": "x"}), ("delete", "/conversations/1", None),
+    ("post", "/chat", {"message": "x"}),
+    ("get", "/chat/stream?message=x", None),
+    ("get", "/conversations", None),
+    ("get", "/conversations/1", None),
+    ("patch", "/conversations/1", {"title": "x"}),
+    ("delete", "/conversations/1", None),
     ("post", "/conversations/1/pin", {"pinned": True}),
     ("post", "/conversations/1/share", {"username": "x"}),
     ("delete", "/conversations/1/share/x", None),
-    ("post", "/qa/run", {"question": "x"}), ("post", "/troubleshoot/run", {"symptom": "x"}),
-    ("get", "/personal/files", None), ("delete", "/personal/files/a.txt", None),
+    ("post", "/qa/run", {"question": "x"}),
+    ("post", "/troubleshoot/run", {"symptom": "x"}),
+    ("get", "/personal/files", None),
+    ("delete", "/personal/files/a.txt", None),
 ]
 
 
@@ -49,10 +54,13 @@ def test_login_sets_httponly_lax_cookie_and_logout_ends_it(
     assert client.get("/conversations").status_code == 401
 
 
-@pytest.mark.parametrize("body", [
-    {"username": "carol", "password": "wrong password"},
-    {"username": "nobody", "password": PASSWORD},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "carol", "password": "wrong password"},
+        {"username": "nobody", "password": PASSWORD},
+    ],
+)
 def test_bad_credentials_are_401(
     client: TestClient, make_user: Callable[[str], str], body: dict[str, str]
 ) -> None:
@@ -65,4 +73,6 @@ def test_bad_credentials_are_401(
 
 def test_login_body_is_validated(client: TestClient) -> None:
     assert client.post("/auth/login", json={"username": "a"}).status_code == 422
-    assert client.post("/auth/login", json={"username": "a" * 65, "password": "x"}).status_code == 422
+    assert (
+        client.post("/auth/login", json={"username": "a" * 65, "password": "x"}).status_code == 422
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.worlds.conftest import PAYROLL
 from vigia.worlds.cobol.extract import extract_cobol
 from vigia.worlds.cobol.preprocess import (
     Replacement,
@@ -13,7 +14,6 @@ from vigia.worlds.cobol.preprocess import (
 )
 from vigia.worlds.graph_types import Extraction
 from vigia.worlds.indexer import _Copybooks
-from tests.worlds.conftest import PAYROLL
 
 COPYBOOKS = {
     "RATES": (
@@ -78,8 +78,11 @@ def _edges(out: Extraction, kind: str) -> set[tuple[str, str, int]]:
 
 def test_partial_word_replacing_expands_copybook_with_origin_and_copy_lines() -> None:
     out = _extract()
-    data = {(e.name, e.level, e.origin, e.path, e.line_start) for e in out.entities
-            if e.kind in ("data", "condition")}
+    data = {
+        (e.name, e.level, e.origin, e.path, e.line_start)
+        for e in out.entities
+        if e.kind in ("data", "condition")
+    }
     assert data == {
         ("WS-RATES", 1, "RATES", "copy/RATES.cpy", 1),
         ("WS-TAX-RATE", 5, "RATES", "copy/RATES.cpy", 2),
@@ -104,10 +107,14 @@ def test_program_paragraphs_and_line_ranges() -> None:
     program = next(e for e in out.entities if e.kind == "program")
     assert (program.name, program.line_start, program.line_end) == ("DEMO", 2, 33)
     assert program.detail == "DEMO COMPUTES TAX."
-    paragraphs = [(e.name, e.line_start, e.line_end) for e in out.entities
-                  if e.kind == "paragraph"]
-    assert paragraphs == [("MAIN-LOGIC", 14, 18), ("CALC-TAX", 20, 24), ("CALC-MIDDLE", 25, 26),
-                          ("CALC-EXIT", 27, 28), ("DB-PART", 29, 33)]
+    paragraphs = [(e.name, e.line_start, e.line_end) for e in out.entities if e.kind == "paragraph"]
+    assert paragraphs == [
+        ("MAIN-LOGIC", 14, 18),
+        ("CALC-TAX", 20, 24),
+        ("CALC-MIDDLE", 25, 26),
+        ("CALC-EXIT", 27, 28),
+        ("DB-PART", 29, 33),
+    ]
     calc = next(e for e in out.entities if e.name == "CALC-TAX")
     assert calc.detail == "COMPUTES THE TAX FROM THE GROSS."
 
@@ -128,12 +135,19 @@ def test_perform_thru_static_and_dynamic_calls() -> None:
 
 def test_field_reads_and_writes_per_paragraph() -> None:
     out = _extract()
-    calc = {(e.kind, e.dst_key.split(":")[-1], e.line) for e in out.edges
-            if e.src_key == "PARA:DEMO:CALC-TAX" and e.kind in ("reads", "writes")}
+    calc = {
+        (e.kind, e.dst_key.split(":")[-1], e.line)
+        for e in out.edges
+        if e.src_key == "PARA:DEMO:CALC-TAX" and e.kind in ("reads", "writes")
+    }
     assert calc == {
-        ("reads", "WS-GROSS", 21), ("reads", "WS-LIMIT", 21),
-        ("writes", "WS-OT-YES", 22), ("writes", "WS-OT-FLAG", 22),
-        ("writes", "WS-TAX", 24), ("reads", "WS-GROSS", 24), ("reads", "WS-TAX-RATE", 24),
+        ("reads", "WS-GROSS", 21),
+        ("reads", "WS-LIMIT", 21),
+        ("writes", "WS-OT-YES", 22),
+        ("writes", "WS-OT-FLAG", 22),
+        ("writes", "WS-TAX", 24),
+        ("reads", "WS-GROSS", 24),
+        ("reads", "WS-TAX-RATE", 24),
     }
     middle = {(e.kind, e.dst_key) for e in out.edges if e.src_key == "PARA:DEMO:CALC-MIDDLE"}
     assert middle == {("reads", "DATA:DEMO:WS-TAX"), ("writes", "DATA:DEMO:WS-TAX")}
@@ -177,19 +191,33 @@ def test_replacing_modes() -> None:
 
 
 def test_missing_copybook_is_reported_not_fatal() -> None:
-    pre = preprocess("       PROGRAM-ID. X.\n       DATA DIVISION.\n       COPY NOPE.\n", "x.cbl",
-                     lambda name: None)
+    pre = preprocess(
+        "       PROGRAM-ID. X.\n       DATA DIVISION.\n       COPY NOPE.\n",
+        "x.cbl",
+        lambda name: None,
+    )
     assert pre.missing == ["NOPE"]
     assert [e.name for e in extract_cobol(pre, "x.cbl").entities] == ["X"]
 
 
 def test_payroll_paycalc_linkage_uses_payrec_replaced_by_lk() -> None:
-    copybooks = _Copybooks([(p.relative_to(PAYROLL).as_posix(), p)
-                            for p in PAYROLL.rglob("*") if p.is_file()])
+    copybooks = _Copybooks(
+        [(p.relative_to(PAYROLL).as_posix(), p) for p in PAYROLL.rglob("*") if p.is_file()]
+    )
     rel = "src/payroll/PAYCALC.cbl"
     out = extract_cobol(preprocess((PAYROLL / rel).read_text(), rel, copybooks), rel)
     lk = sorted(e.name for e in out.entities if e.origin == "PAYREC")
-    assert lk == ["LK-DEDUCTIONS", "LK-EMP-ID", "LK-FED-TAX", "LK-FICA", "LK-GROSS", "LK-NET",
-                  "LK-OT-HOURS", "LK-PAY-RECORD", "LK-PERIOD-END", "LK-STATE-TAX"]
+    assert lk == [
+        "LK-DEDUCTIONS",
+        "LK-EMP-ID",
+        "LK-FED-TAX",
+        "LK-FICA",
+        "LK-GROSS",
+        "LK-NET",
+        "LK-OT-HOURS",
+        "LK-PAY-RECORD",
+        "LK-PERIOD-END",
+        "LK-STATE-TAX",
+    ]
     assert ("PARA:PAYCALC:CALC-OVERTIME", "PGM:OTCALC", 65) in _edges(out, "calls")
     assert ("PARA:PAYCALC:BUILD-PAY-RECORD", "DATA:PAYCALC:LK-GROSS", 98) in _edges(out, "writes")

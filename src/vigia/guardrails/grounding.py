@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -107,24 +107,35 @@ class SupportIndex:
 
     def vectors(self, ids: list[int]) -> np.ndarray:
         """Embeddings of the windows ``ids``, computed once each."""
-        missing = [i for i in ids if i not in self._vectors]
+        missing = [i for i in dict.fromkeys(ids) if i not in self._vectors]
         if missing:
-            for i, v in zip(
-                missing, _embed_windows(tuple(self.windows[i] for i in missing)), strict=True
-            ):
-                self._vectors[i] = v
+            embedded = embed_cached([self.windows[i] for i in missing])
+            self._vectors.update(zip(missing, embedded, strict=True))
         return np.stack([self._vectors[i] for i in ids])
 
 
-def _embed_windows(texts: tuple[str, ...]) -> np.ndarray:
-    cached = [_cached_vector(t) for t in texts]
-    return np.stack(cached)
+_CACHE: OrderedDict[str, np.ndarray] = OrderedDict()
+_CACHE_SIZE = 8192
+_CACHE_LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=4096)
-def _cached_vector(text: str) -> np.ndarray:
-    # Instructions and knowledge passages repeat across turns: each window is embedded once.
-    return get_embedder("use").passages([text])[0]
+def embed_cached(texts: list[str]) -> list[np.ndarray]:
+    """USE vectors of ``texts`` in one batch, reusing those seen before.
+
+    Instructions and knowledge passages repeat across turns, so each window is embedded once.
+    """
+    with _CACHE_LOCK:
+        found = {t: _CACHE[t] for t in texts if t in _CACHE}
+    todo = [t for t in dict.fromkeys(texts) if t not in found]
+    if todo:
+        vectors = get_embedder("use").passages(todo)
+        with _CACHE_LOCK:
+            for text, vector in zip(todo, vectors, strict=True):
+                _CACHE[text] = vector
+                found[text] = vector
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    return [found[t] for t in texts]
 
 
 def numbers_in(text: str) -> set[str]:
@@ -234,6 +245,7 @@ def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
         pending.append((i, text, best, ranked, concrete, claim_negated))
     if pending:
         claim_vectors = get_embedder("use").queries([p[1] for p in pending])
+        index.vectors([j for p in pending for j in p[3]])  # one batch for every window needed
         for (i, _text, best, ranked, concrete, negated), vector in zip(
             pending, claim_vectors, strict=True
         ):

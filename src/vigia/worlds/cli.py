@@ -19,6 +19,13 @@ from vigia.worlds.users import create_user
 
 world_app = typer.Typer(help="Document worlds", no_args_is_help=True)
 user_app = typer.Typer(help="Users of the worlds surface", no_args_is_help=True)
+
+
+@user_app.callback()
+def _users() -> None:
+    """Users of the worlds surface (log in with POST /auth/login)."""
+
+
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
 
 

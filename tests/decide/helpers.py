@@ -1,0 +1,46 @@
+"""Shared data of the decisions tests: the spec's example and a fake encoder."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+SPEC_BODY = {
+    "state": {"canal": "chat", "mensaje": "Me cobraron dos veces y quiero mi dinero de vuelta"},
+    "questions": {
+        "equipo": {
+            "type": "choice",
+            "ask": "¿Qué equipo debe atender esto?",
+            "options": {
+                "facturacion": "Pagos, cobros, reembolsos",
+                "envios": "Entregas",
+                "ventas": None,
+            },
+        },
+        "urgencia": {
+            "type": "scale",
+            "ask": "¿Qué tan urgente es?",
+            "levels": ["baja", "media", "alta"],
+        },
+        "reembolso": {"type": "binary", "ask": "¿Pide un reembolso?"},
+    },
+}
+
+
+class HashEmbedder:
+    """A fake encoder: a fixed pseudo-random unit vector per text (meaning is ignored)."""
+
+    name = "fake"
+    dim = 32
+
+    def queries(self, texts: list[str]) -> np.ndarray:
+        rows = []
+        for text in texts:
+            rng = np.random.default_rng(zlib.crc32(text.encode()))
+            vector = rng.normal(size=self.dim)
+            rows.append(vector / np.linalg.norm(vector))
+        return np.array(rows, dtype=np.float32)
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        return self.queries(texts)

@@ -1,0 +1,123 @@
+"""``POST /v1/decide`` with the real packaged encoder: shapes, meaning, languages, determinism."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.decide.helpers import SPEC_BODY
+from vigia.decide.calibration import get_calibration
+
+
+def _decide(client: TestClient, headers: dict[str, str], body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/v1/decide", json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_spec_example_answers_with_every_field(client: TestClient, headers: dict[str, str]) -> None:
+    data = _decide(client, headers, SPEC_BODY)
+    assert data["model"] == get_calibration().model and data["model"].startswith("vigia-decide-")
+    assert isinstance(data["ms"], float) and data["ms"] >= 0
+    assert data["usage"]["tokens"] > 0
+    assert data["usage"]["tokens_este_mes"] == data["usage"]["tokens"]
+    assert data["usage"]["cuota_mensual"] == 1_000_000
+    equipo, urgencia, reembolso = (data["answers"][k] for k in ("equipo", "urgencia", "reembolso"))
+    assert equipo["type"] == "choice" and equipo["answer"] == "facturacion"
+    assert set(equipo["probabilities"]) == {"facturacion", "envios", "ventas"}
+    assert sum(equipo["probabilities"].values()) == pytest.approx(1, abs=1e-3)
+    assert "value" not in equipo and "probability" not in equipo
+    assert urgencia["type"] == "scale" and urgencia["answer"] in ("baja", "media", "alta")
+    expected_value = sum(
+        i * urgencia["probabilities"][k] for i, k in enumerate(["baja", "media", "alta"])
+    )
+    assert urgencia["value"] == pytest.approx(expected_value, abs=2e-3)
+    assert urgencia["answer"] == max(urgencia["probabilities"], key=urgencia["probabilities"].get)
+    assert reembolso["type"] == "binary" and reembolso["answer"] is True
+    assert reembolso["answer"] == (reembolso["probability"] >= 0.5)
+    assert "probabilities" not in reembolso
+    for answer in data["answers"].values():
+        assert 0 <= answer["confidence"] <= 1 and isinstance(answer["abstain"], bool)
+
+
+def test_choice_follows_the_state(client: TestClient, headers: dict[str, str]) -> None:
+    body = copy.deepcopy(SPEC_BODY)
+    body["state"] = {"canal": "chat", "mensaje": "Mi paquete no llegó, ¿dónde está el envío?"}
+    data = _decide(client, headers, body)
+    assert data["answers"]["equipo"]["answer"] == "envios"
+    assert data["answers"]["reembolso"]["probability"] < 0.5
+
+
+def test_same_request_same_answer(client: TestClient, headers: dict[str, str]) -> None:
+    first = _decide(client, headers, SPEC_BODY)
+    second = _decide(client, headers, SPEC_BODY)
+    assert first["answers"] == second["answers"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I was charged twice and I want my money back",
+        "Me cobraron dos veces y quiero que me devuelvan el dinero",
+        "Fui cobrado duas vezes e quero meu dinheiro de volta",
+    ],
+)
+def test_languages_answer_alike(client: TestClient, headers: dict[str, str], message: str) -> None:
+    questions = {
+        "team": {
+            "type": "choice",
+            "ask": "Which team?",
+            "options": {"billing": "Payments, charges, refunds", "shipping": "Deliveries"},
+        },
+        "refund": {"type": "binary", "ask": "Does the customer ask for a refund?"},
+    }
+    answers = _decide(client, headers, {"state": message, "questions": questions})["answers"]
+    assert answers["team"]["answer"] == "billing"
+    assert answers["refund"]["answer"] is True
+
+
+def test_examples_correct_an_ambiguous_choice(client: TestClient, headers: dict[str, str]) -> None:
+    options = {"oro": None, "plata": None}
+    question: dict[str, Any] = {"type": "choice", "ask": "¿Qué plan?", "options": options}
+    state = "Quiero viajar en primera clase con acceso a la sala VIP"
+    before = _decide(client, headers, {"state": state, "questions": {"q": question}})
+    examples = [
+        {"state": "Vuelo en primera clase y uso la sala VIP", "answer": "oro"},
+        {"state": "Quiero asiento premium y sala VIP", "answer": "oro"},
+        {"state": "Busco el pasaje más barato en clase turista", "answer": "plata"},
+        {"state": "Solo necesito un asiento económico", "answer": "plata"},
+    ]
+    after = _decide(
+        client, headers, {"state": state, "questions": {"q": {**question, "examples": examples}}}
+    )
+    assert after["answers"]["q"]["answer"] == "oro"
+    assert (
+        after["answers"]["q"]["probabilities"]["oro"]
+        > before["answers"]["q"]["probabilities"]["oro"]
+    )
+
+
+def test_binary_examples_decide(client: TestClient, headers: dict[str, str]) -> None:
+    question = {
+        "type": "binary",
+        "ask": "¿Es cliente mayorista?",
+        "examples": [
+            {"state": "Compro 500 cajas por mes para mi distribuidora", "answer": True},
+            {"state": "Pedimos pallets completos para nuestras tiendas", "answer": True},
+            {"state": "Quiero una caja para mi casa", "answer": False},
+            {"state": "Necesito un solo paquete de regalo", "answer": False},
+        ],
+    }
+    big = _decide(
+        client,
+        headers,
+        {"state": "Necesito 300 cajas para mi negocio", "questions": {"q": question}},
+    )
+    small = _decide(
+        client, headers, {"state": "Quiero comprar una caja para mí", "questions": {"q": question}}
+    )
+    assert big["answers"]["q"]["answer"] is True
+    assert small["answers"]["q"]["answer"] is False

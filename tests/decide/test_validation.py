@@ -1,0 +1,152 @@
+"""Every limit of the decide and systemone bodies answers 422 in FastAPI's list shape."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.conftest import make_tenant
+from tests.decide.helpers import SPEC_BODY
+
+
+def _body(**changes: Any) -> dict[str, Any]:
+    body = copy.deepcopy(SPEC_BODY)
+    body.update(changes)
+    return body
+
+
+def _question(**fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"type": "choice", "ask": "¿Qué?", "options": {"a": None, "b": None}}
+    base.update(fields)
+    return {k: v for k, v in base.items() if v is not ...}
+
+
+def _options(count: int) -> dict[str, None]:
+    return {f"o{i}": None for i in range(count)}
+
+
+INVALID = {
+    "no questions": _body(questions={}),
+    "65 questions": _body(questions={f"q{i}": _question() for i in range(65)}),
+    "missing state": {"questions": SPEC_BODY["questions"]},
+    "empty state": _body(state="  "),
+    "state over 32000 chars": _body(state="x" * 32_001),
+    "object state over limit": _body(state={"texto": "x" * 32_001}),
+    "state of wrong type": _body(state=12),
+    "unknown type": _body(questions={"q": _question(type="ranking")}),
+    "ask missing": _body(questions={"q": _question(ask=...)}),
+    "ask empty": _body(questions={"q": _question(ask="")}),
+    "ask over 2000 chars": _body(questions={"q": _question(ask="x" * 2001)}),
+    "choice without options": _body(questions={"q": _question(options=...)}),
+    "choice with 1 option": _body(questions={"q": _question(options=_options(1))}),
+    "choice with 257 options": _body(questions={"q": _question(options=_options(257))}),
+    "option description over 2000": _body(
+        questions={"q": _question(options={"a": "x" * 2001, "b": None})}
+    ),
+    "empty option key": _body(questions={"q": _question(options={"": None, "b": None})}),
+    "choice with levels": _body(questions={"q": _question(levels=["a", "b"])}),
+    "scale without levels": _body(questions={"q": _question(type="scale", options=...)}),
+    "scale with 1 level": _body(
+        questions={"q": _question(type="scale", options=..., levels=["a"])}
+    ),
+    "scale with 11 levels": _body(
+        questions={"q": _question(type="scale", options=..., levels=[str(i) for i in range(11)])}
+    ),
+    "scale with repeated levels": _body(
+        questions={"q": _question(type="scale", options=..., levels=["a", "b", "a"])}
+    ),
+    "scale with options": _body(questions={"q": _question(type="scale", levels=["a", "b"])}),
+    "binary with options": _body(questions={"q": _question(type="binary")}),
+    "question min_confidence over 1": _body(questions={"q": _question(min_confidence=1.5)}),
+    "question min_confidence under 0": _body(questions={"q": _question(min_confidence=-0.1)}),
+    "request min_confidence over 1": _body(min_confidence=1.01),
+    "request min_confidence not a number": _body(min_confidence="alta"),
+    "unknown question field": _body(questions={"q": _question(option={"a": None})}),
+    "question key too long": _body(questions={"k" * 129: _question()}),
+    "example answer not an option": _body(
+        questions={"q": _question(examples=[{"state": "hola", "answer": "c"}])}
+    ),
+    "binary example answer not a boolean": _body(
+        questions={
+            "q": _question(type="binary", options=..., examples=[{"state": "x", "answer": "si"}])
+        }
+    ),
+    "example state over 4000 chars": _body(
+        questions={"q": _question(examples=[{"state": "x" * 4001, "answer": "a"}])}
+    ),
+    "4097 examples": _body(
+        questions={"q": _question(examples=[{"state": "x", "answer": "a"}] * 4097)}
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(INVALID))
+def test_decide_limit_answers_422_list(
+    case: str, client: TestClient, headers: dict[str, str]
+) -> None:
+    response = client.post("/v1/decide", json=INVALID[case], headers=headers)
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, list) and detail
+    assert all({"loc", "msg", "type"} <= set(item) for item in detail)
+
+
+def test_limits_at_the_edge_are_accepted(
+    client: TestClient, headers: dict[str, str], fake_encoder: None
+) -> None:
+    body = _body(
+        state="x" * 32_000,
+        questions={
+            **{f"q{i}": _question() for i in range(61)},
+            "wide": _question(ask="x" * 2000, options=_options(256)),
+            "scale": _question(type="scale", options=..., levels=[str(i) for i in range(10)]),
+            "yes": _question(type="binary", options=..., min_confidence=1),
+        },
+        min_confidence=0,
+    )
+    response = client.post("/v1/decide", json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    assert len(response.json()["answers"]) == 64
+
+
+def test_missing_key_is_401_with_detail_and_error(client: TestClient) -> None:
+    response = client.post("/v1/decide", json=SPEC_BODY)
+    assert response.status_code == 401
+    assert set(response.json()) == {"detail", "error"}
+
+
+def test_key_without_decide_scope_is_403(client: TestClient) -> None:
+    tenant = make_tenant(name="otra", scopes=["chat"])
+    response = client.post(
+        "/v1/decide", json=SPEC_BODY, headers={"Authorization": f"Bearer {tenant.production_key}"}
+    )
+    assert response.status_code == 403
+    assert response.json()["error"] == "forbidden"
+
+
+SYSTEMONE_INVALID = {
+    "no questions": {"state": "x", "questions": {}},
+    "noul with criteria": {"state": "x", "questions": {"q": {"type": "noul", "criteria": ["a"]}}},
+    "choice without criteria": {"state": "x", "questions": {"q": {"type": "choice"}}},
+    "score with 11 criteria": {
+        "state": "x",
+        "questions": {"q": {"type": "score", "criteria": [str(i) for i in range(11)]}},
+    },
+    "instructions over 2000": {
+        "state": "x",
+        "questions": {"q": {"type": "noul", "instructions": "x" * 2001}},
+    },
+    "decide type": {"state": "x", "questions": {"q": {"type": "binary"}}},
+}
+
+
+@pytest.mark.parametrize("case", list(SYSTEMONE_INVALID))
+def test_systemone_limit_answers_422_list(
+    case: str, client: TestClient, headers: dict[str, str]
+) -> None:
+    response = client.post("/v1/systemone", json=SYSTEMONE_INVALID[case], headers=headers)
+    assert response.status_code == 422, response.text
+    assert isinstance(response.json()["detail"], list)
