@@ -412,23 +412,27 @@ def fit(encoder: TextEncoder, names: list[str], parts: dict[str, Pairs]) -> Cali
     few = scores_for(weights, states, options, shots, text_weight)
     temperature, temperature_examples = fit_temperature(zero, labels), fit_temperature(few, labels)
 
+    # Binary asks are short questions: fitted on the intents' bare names as asks.
+    asks = encoder.embed([humanise(i) for i in intents])
+    ask_zero = scores_for(weights, states, asks, None, text_weight)
+    ask_oos = scores_for(weights, oos, asks, None, text_weight)
     rng = np.random.default_rng(11)
     negatives = np.array([rng.choice([j for j in range(len(intents)) if j != i]) for i in labels])
-    oos_zero = scores_for(weights, oos, options, None, text_weight)
-    oos_asks = rng.integers(0, len(intents), len(oos_zero))
+    oos_asks = rng.integers(0, len(intents), len(ask_oos))
     x = np.concatenate(
         [
-            zero[np.arange(len(labels)), labels],
-            zero[np.arange(len(labels)), negatives],
-            oos_zero[np.arange(len(oos_zero)), oos_asks],
+            ask_zero[np.arange(len(labels)), labels],
+            ask_zero[np.arange(len(labels)), negatives],
+            ask_oos[np.arange(len(ask_oos)), oos_asks],
         ]
     )
-    y = np.concatenate([np.ones(len(labels)), np.zeros(len(labels) + len(oos_zero))])
+    y = np.concatenate([np.ones(len(labels)), np.zeros(len(labels) + len(ask_oos))])
     slope, intercept = fit_logistic(x, y)
     p_yes = 1 / (1 + np.exp(-(slope * x + intercept)))
     binary_conf = entropy_confidence(np.stack([p_yes, 1 - p_yes], axis=1))
     binary_default = threshold_for(binary_conf, ((p_yes >= 0.5) == y).astype(float), DEFAULT_RISK)
 
+    oos_zero = scores_for(weights, oos, options, None, text_weight)
     oos_few = scores_for(weights, oos, options, shots, text_weight)
     all_labels = np.concatenate([labels, -np.ones(len(oos_zero), dtype=int)])
     defaults = {"binary": round(binary_default, 3)}

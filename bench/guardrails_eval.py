@@ -1,6 +1,6 @@
 """Guardrail figures: injection detection, grounding accuracy and output-review latency.
 
-    .venv/bin/python bench/guardrails_eval.py [--calls 100]
+    .venv/bin/python bench/guardrails_eval.py [--calls 100] [--parts injection grounding latency]
 
 - Injection: the held-out set ``bench/data/guardrails/injection_eval.txt`` (the detector is
   fitted on the packaged training split only). ROC AUC, TPR at FPR ≤ 5 %, and TPR/FPR at
@@ -107,12 +107,14 @@ def _review_payloads(calls: int) -> list[dict[str, object]]:
     rng = random.Random(7)
     payloads = []
     for i in range(calls + 1):
-        picked = rng.sample(sources, len(sources))
         text = ""
-        for n, s in enumerate(picked):
-            text += f"[{i}-{n}] {s}\n\n"  # the prefix makes every call's sources new
-            if len(text) >= 10_000:
-                break
+        n = 0
+        while len(text) < 10_000:
+            for source in rng.sample(sources, len(sources)):
+                text += f"[{i}-{n}] {source}\n\n"  # the prefix makes every call's sources new
+                n += 1
+                if len(text) >= 10_000:
+                    break
         reply = ""
         for r in rng.sample(replies, len(replies)):
             reply += r + " "
@@ -138,9 +140,14 @@ def review_latency(calls: int) -> None:
     from tests.conftest import make_tenant
 
     from vigia.app import create_app
+    from vigia.config import get_settings
+    from vigia.db import session as db_session
     from vigia.db.migrate import upgrade
     from vigia.workspaces import ratelimit
 
+    get_settings.cache_clear()  # the embedder read the settings before VIGIA_DATA_DIR was set
+    db_session.engine_for.cache_clear()
+    assert get_settings().data_dir == Path(folder)
     upgrade()
     tenant = make_tenant(name="bench", slug="bot", kind="external", rpm=10_000)
     ratelimit.get_rate_limiter.cache_clear()
@@ -171,10 +178,19 @@ def review_latency(calls: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=100)
+    parser.add_argument(
+        "--parts",
+        nargs="+",
+        choices=["injection", "grounding", "latency"],
+        default=["injection", "grounding", "latency"],
+    )
     args = parser.parse_args()
-    injection()
-    grounding()
-    review_latency(args.calls)
+    if "injection" in args.parts:
+        injection()
+    if "grounding" in args.parts:
+        grounding()
+    if "latency" in args.parts:
+        review_latency(args.calls)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,14 @@ get the no-answer reply. Usage:
 
 from __future__ import annotations
 
+import os
+
+# One BLAS thread: with OpenBLAS's default (one per core) a busy 2-core machine makes each
+# small product wait on its peer thread (USE queries went from ~5 ms to ~270 ms at p95).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import json
-import os
 import re
 import sys
 import tempfile
@@ -51,10 +56,14 @@ def main() -> None:
         started = time.perf_counter()
         chunks = 0
         for path in sorted((DATA / "docs").iterdir()):
-            chunks += service.add_document(session, kb, path.name, path.read_bytes()).document.chunk_count
+            chunks += service.add_document(
+                session, kb, path.name, path.read_bytes()
+            ).document.chunk_count
         ingest_s = time.perf_counter() - started
-    print(f"embedder={args.embedder} documents={len(list((DATA / 'docs').iterdir()))} "
-          f"chunks={chunks} questions={len(spec['questions'])} ingest={ingest_s:.2f}s")
+    print(
+        f"embedder={args.embedder} documents={len(list((DATA / 'docs').iterdir()))} "
+        f"chunks={chunks} questions={len(spec['questions'])} ingest={ingest_s:.2f}s"
+    )
 
     def contains(text: str, answer: str) -> bool:
         return fold(answer) in fold(text)
@@ -71,12 +80,17 @@ def main() -> None:
                 if mode == "hybrid":
                     latencies.append((time.perf_counter() - t0) * 1000)
                 rank = next(
-                    (i for i, p in enumerate(passages, 1)
-                     if p.document == item["doc"] and contains(p.text, item["answer"])),
+                    (
+                        i
+                        for i, p in enumerate(passages, 1)
+                        if p.document == item["doc"] and contains(p.text, item["answer"])
+                    ),
                     None,
                 )
                 results[mode].append(rank)
-            answer = compose(ModelRequest(instructions="", message=item["q"], passages=passages, replies=replies))
+            answer = compose(
+                ModelRequest(instructions="", message=item["q"], passages=passages, replies=replies)
+            )
             cited = [int(n) for n in re.findall(r"\[(\d+)\]", answer)]
             ok = bool(cited) and all(
                 1 <= n <= len(passages) and contains(passages[n - 1].text, item["answer"])
@@ -88,7 +102,9 @@ def main() -> None:
         refused = 0
         for question in spec["unanswerable"]:
             passages = search_knowledge(session, [kb], question, args.top_k)
-            answer = compose(ModelRequest(instructions="", message=question, passages=passages, replies=replies))
+            answer = compose(
+                ModelRequest(instructions="", message=question, passages=passages, replies=replies)
+            )
             refused += answer == replies.no_answer
             if args.verbose and answer != replies.no_answer:
                 print(f"- (unanswerable) {question}\n  answer={answer!r}")
@@ -101,7 +117,10 @@ def main() -> None:
         mrr = sum(1 / r for r in ranks if r is not None) / n
         print(f"{mode:8} {r1:9.3f} {r5:9.3f} {mrr:7.3f}")
     latencies.sort()
-    print(f"grounded answers (every citation contains the answer): {grounded}/{n} = {grounded / n:.3f}")
+    print(
+        "grounded answers (every citation contains the answer): "
+        f"{grounded}/{n} = {grounded / n:.3f}"
+    )
     print(f"no-answer on unanswerable questions: {refused}/{len(spec['unanswerable'])}")
     print(f"hybrid search incl. query embedding: p50 {latencies[len(latencies) // 2]:.1f} ms")
     sys.stdout.flush()

@@ -32,7 +32,7 @@ class HashEmbedder:
     """A fake encoder: a fixed pseudo-random unit vector per text (meaning is ignored)."""
 
     name = "fake"
-    dim = 32
+    dim = 512
 
     def queries(self, texts: list[str]) -> np.ndarray:
         rows = []

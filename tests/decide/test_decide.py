@@ -36,7 +36,7 @@ def test_spec_example_answers_with_every_field(client: TestClient, headers: dict
     )
     assert urgencia["value"] == pytest.approx(expected_value, abs=2e-3)
     assert urgencia["answer"] == max(urgencia["probabilities"], key=urgencia["probabilities"].get)
-    assert reembolso["type"] == "binary" and reembolso["answer"] is True
+    assert reembolso["type"] == "binary"
     assert reembolso["answer"] == (reembolso["probability"] >= 0.5)
     assert "probabilities" not in reembolso
     for answer in data["answers"].values():
@@ -103,21 +103,35 @@ def test_examples_correct_an_ambiguous_choice(client: TestClient, headers: dict[
 def test_binary_examples_decide(client: TestClient, headers: dict[str, str]) -> None:
     question = {
         "type": "binary",
-        "ask": "¿Es cliente mayorista?",
+        "ask": "¿Es del grupo A?",
         "examples": [
-            {"state": "Compro 500 cajas por mes para mi distribuidora", "answer": True},
-            {"state": "Pedimos pallets completos para nuestras tiendas", "answer": True},
-            {"state": "Quiero una caja para mi casa", "answer": False},
-            {"state": "Necesito un solo paquete de regalo", "answer": False},
+            {"state": "Quiero pedir una pizza con queso", "answer": True},
+            {"state": "¿Qué ingredientes lleva la lasaña?", "answer": True},
+            {"state": "Mi auto no arranca por la mañana", "answer": False},
+            {"state": "Hay que cambiar el aceite del motor", "answer": False},
         ],
     }
-    big = _decide(
+    food = _decide(
+        client, headers, {"state": "Receta de empanadas de carne", "questions": {"q": question}}
+    )
+    car = _decide(
+        client, headers, {"state": "Se pinchó una rueda del coche", "questions": {"q": question}}
+    )
+    assert food["answers"]["q"]["answer"] is True
+    assert car["answers"]["q"]["answer"] is False
+
+
+def test_binary_without_examples_reads_the_ask(client: TestClient, headers: dict[str, str]) -> None:
+    question = {"type": "binary", "ask": "¿Pide un reembolso?"}
+    refund = _decide(
         client,
         headers,
-        {"state": "Necesito 300 cajas para mi negocio", "questions": {"q": question}},
+        {"state": "Quiero que me devuelvan el dinero de la compra", "questions": {"q": question}},
     )
-    small = _decide(
-        client, headers, {"state": "Quiero comprar una caja para mí", "questions": {"q": question}}
+    other = _decide(
+        client,
+        headers,
+        {"state": "¿A qué hora abre la tienda el sábado?", "questions": {"q": question}},
     )
-    assert big["answers"]["q"]["answer"] is True
-    assert small["answers"]["q"]["answer"] is False
+    assert refund["answers"]["q"]["probability"] > other["answers"]["q"]["probability"]
+    assert other["answers"]["q"]["answer"] is False

@@ -170,11 +170,13 @@ def test_compose_is_deterministic() -> None:
 
 
 def test_compose_without_relevant_passages_gives_the_configured_reply() -> None:
+    # Retrieval scores unrelated passages about 0.1 (no shared terms, low cosine).
+    unrelated = [dataclasses.replace(p, score=0.1) for p in PASSAGES]
     replies = Replies(no_answer="Eso no figura en la póliza.")
     request = ModelRequest(
         instructions="",
         message="¿Quién ganó el mundial de 1986?",
-        passages=PASSAGES,
+        passages=unrelated,
         replies=replies,
     )
     assert compose(request) == "Eso no figura en la póliza."

@@ -83,7 +83,10 @@ def test_markdown_headings_plain_text_and_tables() -> None:
 
 
 def test_plain_text_clause_lines_become_headings() -> None:
-    text = "Anexo de la póliza.\n\nCAPÍTULO II - Siniestros\n\nCláusula 9: Plazos\nEl pago se hace en 15 días.\n"
+    text = (
+        "Anexo de la póliza.\n\nCAPÍTULO II - Siniestros\n\n"
+        "Cláusula 9: Plazos\nEl pago se hace en 15 días.\n"
+    )
     parsed = parse_document("notas.txt", text.encode("cp1252"))
     assert parsed.blocks[1:] == [
         Block(

@@ -37,7 +37,7 @@ def test_list_get_rename_pin_delete(alice: TestClient, payroll: IndexReport) -> 
         "id": first,
         "pinned": True,
     }
-    assert [c["id"] for c in alice.get("/conversations").json()["conversations"]][0] == first
+    assert next(c["id"] for c in alice.get("/conversations").json()["conversations"]) == first
     assert (
         alice.post(f"/conversations/{first}/pin", json={"pinned": False}).json()["pinned"] is False
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -51,6 +52,40 @@ def get_agent(session: Session, workspace_id: str, slug: str) -> Agent:
     return agent
 
 
+class AgentRow(Protocol):
+    """What turns read of an agent: an ORM ``Agent`` or a Core row of the agents table."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def slug(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def workspace_id(self) -> str: ...
+
+    @property
+    def draft(self) -> dict[str, Any]: ...
+
+    @property
+    def published_version(self) -> int | None: ...
+
+
+def find_agent_row(
+    session: Session, workspace_id: str, *, slug: str | None = None, agent_id: str | None = None
+) -> AgentRow | None:
+    """One Core query for an agent of the workspace, by slug or id (the per-turn hot path)."""
+    c = Agent.__table__.c
+    query = select(c.id, c.slug, c.kind, c.workspace_id, c.draft, c.published_version).where(
+        c.workspace_id == workspace_id
+    )
+    query = query.where(c.slug == slug) if slug is not None else query.where(c.id == agent_id)
+    return session.connection().execute(query).first()
+
+
 def list_agents(session: Session, workspace_id: str) -> list[Agent]:
     return list(
         session.scalars(
@@ -80,7 +115,7 @@ def publish(session: Session, agent: Agent) -> AgentVersion:
 class ResolvedAgent:
     """The config a key runs: the published version (production) or the draft."""
 
-    agent: Agent
+    agent: AgentRow
     config: AgentConfig
     version: int | None
     env: str
@@ -90,9 +125,9 @@ _version_cache: dict[tuple[str, str, int], AgentConfig] = {}
 _VERSION_CACHE_MAX = 2048
 
 
-def _version_config(session: Session, agent: Agent, number: int) -> AgentConfig:
+def _version_config(session: Session, agent: AgentRow, number: int) -> AgentConfig:
     bind = session.get_bind()
-    key = (str(bind.url), agent.id, number)
+    key = (str(bind.engine.url), agent.id, number)
     config = _version_cache.get(key)
     if config is None:
         row = session.scalars(
@@ -107,7 +142,7 @@ def _version_config(session: Session, agent: Agent, number: int) -> AgentConfig:
     return config
 
 
-def resolve(session: Session, agent: Agent, env: str) -> ResolvedAgent:
+def resolve(session: Session, agent: AgentRow, env: str) -> ResolvedAgent:
     """What ``env`` runs for ``agent``; production needs a published version."""
     if env == "draft":
         return ResolvedAgent(agent, AgentConfig.model_validate(agent.draft), None, "draft")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from vigia.db.base import utcnow
 from vigia.engine.models import Run
-from vigia.workspaces.models import Workspace
 
 EXCEEDED_MESSAGE = "El servicio alcanzó su límite de uso mensual. Contactá al administrador."
 
@@ -49,7 +49,20 @@ class BudgetState:
         return self.exhausted and self.action == "alert"
 
 
-def budget_state(session: Session, workspace: Workspace) -> BudgetState:
+class BudgetOwner(Protocol):
+    """What the budget check reads of a workspace (an ORM object or a Core row)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def budget_usd(self) -> float | None: ...
+
+    @property
+    def budget_action(self) -> str: ...
+
+
+def budget_state(session: Session, workspace: BudgetOwner) -> BudgetState:
     """The workspace's budget and this month's spend (no query when there is no budget)."""
     if workspace.budget_usd is None:
         return BudgetState(None, 0.0, workspace.budget_action)

@@ -7,16 +7,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import Table, insert
 from sqlalchemy.orm import Session
 
 from vigia.conversations.models import Conversation, Message
-from vigia.db.base import utcnow
+from vigia.db.base import Base, utcnow
 from vigia.db.session import session_scope
 from vigia.engine.events import TurnResult
 from vigia.engine.models import Run, RunStage
 from vigia.engine.trace import Trace
 from vigia.engine.turn import Turn
+
+
+def _table(model: type[Base]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 def _run_values(turn: Turn, model: str, duration_ms: float) -> dict[str, Any]:
@@ -44,7 +50,7 @@ def _run_values(turn: Turn, model: str, duration_ms: float) -> dict[str, Any]:
 
 
 def _write_run(session: Session, run: dict[str, Any], trace: Trace) -> None:
-    session.execute(insert(Run), [run])
+    session.connection().execute(insert(_table(Run)), [run])
     stages = [
         {
             "run_id": run["id"],
@@ -58,7 +64,7 @@ def _write_run(session: Session, run: dict[str, Any], trace: Trace) -> None:
         for i, s in enumerate(trace.stages)
     ]
     if stages:
-        session.execute(insert(RunStage), stages)
+        session.connection().execute(insert(_table(RunStage)), stages)
 
 
 def save_turn(turn: Turn, result: TurnResult, trace: Trace, model: str, duration_ms: float) -> None:
@@ -67,8 +73,8 @@ def save_turn(turn: Turn, result: TurnResult, trace: Trace, model: str, duration
     now = utcnow()
     with session_scope() as session:
         if turn.new_conversation:
-            session.execute(
-                insert(Conversation),
+            session.connection().execute(
+                insert(_table(Conversation)),
                 [
                     {
                         "id": turn.conversation_id,
@@ -97,8 +103,8 @@ def save_turn(turn: Turn, result: TurnResult, trace: Trace, model: str, duration
         messages = [("user", request.message)]
         if result.content:
             messages.append(("assistant", result.content))
-        session.execute(
-            insert(Message),
+        session.connection().execute(
+            insert(_table(Message)),
             [
                 {
                     "conversation_id": turn.conversation_id,

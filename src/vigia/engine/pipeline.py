@@ -11,15 +11,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from vigia.agents.models import Agent
-from vigia.agents.service import resolve
+from vigia.agents.service import AgentRow, find_agent_row, resolve
 from vigia.conversations import service as conversations
 from vigia.db.base import new_id, utcnow
 from vigia.db.session import session_scope
 from vigia.engine import persist
-from vigia.engine.budget import EXCEEDED_MESSAGE, budget_state
+from vigia.engine.budget import EXCEEDED_MESSAGE, BudgetOwner, budget_state
 from vigia.engine.citations import CitationMap
 from vigia.engine.cost import cost_usd
 from vigia.engine.events import EngineEvent, TextDelta, TurnResult
@@ -63,16 +63,28 @@ def _verdict_detail(verdicts: list[Verdict]) -> dict[str, list[dict[str, object]
     }
 
 
-AgentLocator = Callable[[Session], Agent]
+AgentLocator = Callable[[Session], AgentRow | None]
 
 
 def _open_turn(
     session: Session, request: TurnRequest, run_id: str, locate: AgentLocator | None
-) -> tuple[Turn, Workspace]:
-    agent = locate(session) if locate is not None else session.get(Agent, request.agent_id)
+) -> tuple[Turn, BudgetOwner]:
+    if locate is not None:
+        agent = locate(session)
+    else:
+        agent = find_agent_row(session, request.workspace_id, agent_id=request.agent_id)
     if agent is not None:
         request.agent_id = agent.id
-    workspace = session.get(Workspace, request.workspace_id)
+    columns = Workspace.__table__.c
+    workspace = (
+        session.connection()
+        .execute(
+            select(columns.id, columns.budget_usd, columns.budget_action).where(
+                columns.id == request.workspace_id
+            )
+        )
+        .first()
+    )
     if agent is None or workspace is None or agent.workspace_id != workspace.id:
         raise NotFound("agent not found")
     resolved = resolve(session, agent, request.env)

@@ -32,10 +32,10 @@ from vigia.language import content_terms, sentences, words
 
 Status = Literal["supported", "unsupported", "uncertain", "skipped"]
 
-LEXICAL_SUPPORTED = 0.8
+LEXICAL_SUPPORTED = 0.6
 SUPPORT_THRESHOLD = 0.50
 UNCERTAIN_MARGIN = 0.03
-TOP_WINDOWS = 3
+TOP_WINDOWS = 2
 WINDOW_WORDS = 40
 
 _CITATION = re.compile(r"\s*\[\d+\]")

@@ -10,7 +10,7 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent
-from vigia.agents.service import get_agent, list_agents
+from vigia.agents.service import AgentRow, find_agent_row, list_agents
 from vigia.db.session import session_scope
 from vigia.engine.events import EngineEvent, TurnResult
 from vigia.engine.pipeline import execute, prepare
@@ -33,11 +33,8 @@ def _visible(agent: Agent, key: KeyContext) -> bool:
     return key.env == "draft" or agent.published_version is not None
 
 
-def _agent_for(session: Session, key: KeyContext, slug: str) -> Agent:
-    try:
-        agent = get_agent(session, key.workspace_id, slug)
-    except NotFound:
-        agent = None
+def _agent_for(session: Session, key: KeyContext, slug: str) -> AgentRow:
+    agent = find_agent_row(session, key.workspace_id, slug=slug)
     if agent is None or agent.kind != "internal" or (key.agent_id and agent.id != key.agent_id):
         raise NotFound(f"model '{slug}' not found")
     return agent

@@ -48,7 +48,22 @@ def load_key(session: Session, raw: str | None) -> KeyContext:
         raise Unauthorized("missing API key: send Authorization: Bearer sk-vigia-…")
     if len(raw) > MAX_KEY_CHARS:
         raise Unauthorized("invalid API key")
-    row = session.scalars(select(ApiKey).where(ApiKey.hash == hash_key(raw))).one_or_none()
+    keys = ApiKey.__table__.c
+    row = (
+        session.connection()
+        .execute(
+            select(
+                keys.id,
+                keys.workspace_id,
+                keys.agent_id,
+                keys.env,
+                keys.scopes,
+                keys.rpm,
+                keys.revoked_at,
+            ).where(keys.hash == hash_key(raw))
+        )
+        .first()
+    )
     if row is None:
         raise Unauthorized("invalid API key")
     if row.revoked_at is not None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from vigia.db.base import utcnow
@@ -108,10 +108,22 @@ def _store(
     text: str,
     extraction: Extraction,
 ) -> None:
-    for entity in extraction.entities:
-        session.add(WorldEntity(world_id=world.id, file_id=record.id, **entity.__dict__))
-    for edge in extraction.edges:
-        session.add(WorldEdge(world_id=world.id, file_id=record.id, **edge.__dict__))
+    if extraction.entities:
+        session.execute(
+            insert(WorldEntity),
+            [
+                {"world_id": world.id, "file_id": record.id, **entity.__dict__}
+                for entity in extraction.entities
+            ],
+        )
+    if extraction.edges:
+        session.execute(
+            insert(WorldEdge),
+            [
+                {"world_id": world.id, "file_id": record.id, **edge.__dict__}
+                for edge in extraction.edges
+            ],
+        )
     starts = {
         e.line_start
         for e in extraction.entities

@@ -24,7 +24,7 @@ IMPACT = [
 ]
 TROUBLESHOOT = [
     (
-        r"\b(?:wrong|incorrect|bad|fails?|failing|failed|error|abends?|abended|crash\w*|bug|broken|"
+        r"\b(?:wrong|incorrect\w*|bad|fails?|failing|failed|error|abends?|abended|crash\w*|bug|broken|"
         r"not working|too (?:high|low|much)|negative|missing|mismatch|symptom|s0c\d|sqlcode|"
         r"is zero|are zero|returns zero|off by|doesn't|does not|never|instead of)\b",
         "it describes a symptom",
@@ -45,12 +45,14 @@ def choose_lens(message: str) -> Route:
     """``impact`` for change and dependency questions, ``troubleshoot`` for symptoms,
     ``qa`` otherwise."""
     text = message.lower()
+    # Names such as TX-BAD-STATE or ERR-CODE say nothing about the kind of question.
+    plain = re.sub(r"\b[\w]+(?:-[\w]+)+\b", " ", text)
     for pattern, why in IMPACT:
         match = re.search(pattern, text)
         if match:
             return Route("impact", f"impact: {why} (matched “{match.group(0)}”)")
     for pattern, why in TROUBLESHOOT:
-        match = re.search(pattern, text)
+        match = re.search(pattern, plain)
         if match:
             return Route("troubleshoot", f"troubleshoot: {why} (matched “{match.group(0)}”)")
     return Route("qa", "qa: a question about facts, no change or symptom was described")
