@@ -24,6 +24,10 @@ from vigia.search.text import index_terms, query_terms
 from vigia.search.vectors import Matrix, MatrixCache
 
 CANDIDATES = 50
+# BM25 in FTS5 scores every entry that holds any query term. A query keeps its terms from
+# the rarest up while the entries they reach stay under this budget (always at least one
+# term): common terms add little to BM25 and most of its cost on large collections.
+POSTING_BUDGET = 6000
 _BATCH = 500
 
 _LEXICAL = text(
@@ -32,6 +36,9 @@ _LEXICAL = text(
     "WHERE search_fts MATCH :match AND e.collection IN :collections "
     "ORDER BY rank LIMIT :limit"
 ).bindparams(bindparam("collections", expanding=True))
+_DOC_FREQUENCY = text("SELECT term, doc FROM search_fts_vocab WHERE term IN :terms").bindparams(
+    bindparam("terms", expanding=True)
+)
 _INSERT_FTS = text("INSERT INTO search_fts(rowid, terms) VALUES (:id, :terms)")
 _DELETE_FTS = text("DELETE FROM search_fts WHERE rowid IN :ids").bindparams(
     bindparam("ids", expanding=True)
@@ -129,7 +136,8 @@ class SqliteSearchIndex:
 
     # reads ----------------------------------------------------------------------------
 
-    def _matrices(self, session: Session, collections: Sequence[str]) -> dict[str, Matrix]:
+    def matrices(self, session: Session, collections: Sequence[str]) -> dict[str, Matrix]:
+        """The in-memory vector matrices of ``collections``, current with their revision."""
         rows = session.execute(
             select(SearchCollection.name, SearchCollection.revision, SearchCollection.dim).where(
                 SearchCollection.name.in_(list(collections))
@@ -141,7 +149,7 @@ class SqliteSearchIndex:
         self, session: Session, collections: Sequence[str], query: str, limit: int
     ) -> list[tuple[str, str, float]]:
         """(key, collection, BM25 relevance) of the best lexical matches, best first."""
-        terms = query_terms(query)
+        terms = self._affordable(session, query_terms(query))
         if not terms or not collections:
             return []
         match = " OR ".join(f'"{t}"' for t in terms)
@@ -149,6 +157,22 @@ class SqliteSearchIndex:
             _LEXICAL, {"match": match, "collections": list(collections), "limit": limit}
         ).all()
         return [(r[0], r[1], -float(r[2])) for r in rows]
+
+    def _affordable(self, session: Session, terms: list[str]) -> list[str]:
+        """The query's terms from the rarest up, within ``POSTING_BUDGET`` entries."""
+        if len(terms) <= 1:
+            return terms
+        rows = session.execute(_DOC_FREQUENCY, {"terms": terms}).all()
+        frequency: dict[str, int] = {str(r[0]): int(r[1]) for r in rows}
+        kept: list[str] = []
+        reached = 0
+        for term in sorted(terms, key=lambda t: (frequency.get(t, 0), terms.index(t))):
+            df = frequency.get(term, 0)
+            if kept and reached + df > POSTING_BUDGET:
+                break
+            kept.append(term)
+            reached += df
+        return kept
 
     def dense(
         self,
@@ -180,7 +204,7 @@ class SqliteSearchIndex:
         unit = _unit(vector) if vector is not None else None
         if unit is None and mode != "lexical":
             raise ValueError(f"{mode} search needs a query vector")
-        matrices = self._matrices(session, collections) if unit is not None else {}
+        matrices = self.matrices(session, collections) if unit is not None else {}
 
         def similarity(key: str, collection: str) -> float:
             matrix = matrices.get(collection)

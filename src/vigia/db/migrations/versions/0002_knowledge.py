@@ -19,6 +19,8 @@ depends_on = None
 FTS_DDL = (
     'CREATE VIRTUAL TABLE search_fts USING fts5(terms, tokenize = "unicode61 remove_diacritics 2")'
 )
+# How many entries hold each term: lets a query start from its rarest terms.
+VOCAB_DDL = "CREATE VIRTUAL TABLE search_fts_vocab USING fts5vocab(search_fts, 'row')"
 
 
 def upgrade() -> None:
@@ -101,10 +103,12 @@ def upgrade() -> None:
     )
     if op.get_bind().dialect.name == "sqlite":
         op.execute(FTS_DDL)
+        op.execute(VOCAB_DDL)
 
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == "sqlite":
+        op.execute("DROP TABLE IF EXISTS search_fts_vocab")
         op.execute("DROP TABLE IF EXISTS search_fts")
     op.drop_index("ix_search_entries_collection_key", table_name="search_entries")
     op.drop_table("search_entries")
