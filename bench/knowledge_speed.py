@@ -4,7 +4,7 @@
    real path (pypdf parsing, chunking, USE embeddings, SQLite rows + FTS5 + vectors):
    pages per second.
 2. Search: a knowledge base of ``--chunks`` synthetic chunks (60 Zipf-distributed words of
-   a 20,000-word vocabulary: the words of the eval documents first, then made-up ones) is
+   a vocabulary made of the eval documents' words first, then made-up ones) is
    queried with the 48 questions of the eval set through ``search_knowledge`` (query
    embedding + FTS5 BM25 + dense search + fusion + loading the chunk rows): p50/p95 in
    milliseconds, after one warm-up query that loads the vectors. A chunk's vector is the

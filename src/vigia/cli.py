@@ -61,8 +61,11 @@ def serve(
 
     from vigia.app import create_app
 
+    from vigia.guardrails.injection import get_detector
+
     settings = get_settings()
     upgrade()
+    get_detector()  # fit the injection detector now, not during the first request
     uvicorn.run(
         create_app(),
         host=host or settings.host,

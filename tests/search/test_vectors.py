@@ -8,7 +8,7 @@ from vigia.search import vectors
 from vigia.search.vectors import Matrix
 
 
-def _embedding_like(rng: np.random.Generator, n: int, dim: int = 256) -> np.ndarray:
+def _embedding_like(rng: np.random.Generator, n: int, dim: int = 192) -> np.ndarray:
     """Unit vectors concentrated near a 32-d subspace, as sentence embeddings are."""
     basis = rng.standard_normal((32, dim))
     data = rng.standard_normal((n, 32)) @ basis + 0.3 * rng.standard_normal((n, dim))
@@ -17,12 +17,12 @@ def _embedding_like(rng: np.random.Generator, n: int, dim: int = 256) -> np.ndar
 
 def test_projected_search_finds_what_exact_search_finds() -> None:
     rng = np.random.default_rng(3)
-    data = _embedding_like(rng, 6000)
+    data = _embedding_like(rng, 3000)
     keys = [f"k{i}" for i in range(len(data))]
     exact = Matrix("r", keys, data)
     approx = Matrix("r", keys, data)
     approx.project()
-    assert approx.coarse is not None and approx.coarse.shape == (6000, vectors.COARSE_DIM)
+    assert approx.coarse is not None and approx.coarse.shape == (3000, vectors.COARSE_DIM)
     overlap = []
     for i in range(20):
         query = data[i * 7] + 0.2 * rng.standard_normal(data.shape[1]).astype(np.float32)

@@ -77,7 +77,8 @@ FAMILIES: dict[str, re.Pattern[str]] = {
         r"|finja ser|finge ser|haz de cuenta que (?:sos|eres)|faz de conta que (?:voce|e)"
         r"|make believe you|act as (?:an? )?(?:unfiltered"
         r"|uncensored|evil|jailbroken|dan)|actua como (?:un )?(?:\w+ )?(?:sin (?:filtros|restricc))"
-        r"|\bdan\b|do anything now|developer mode|modo (?:desarrollador|desenvolvedor|dios|sin "
+        r"|(?:are|sos|eres|es|e|como|as|called|llamad[oa]|chamad[oa]|modo|mode) dan\b|\bdan mode"
+        r"|do anything now|developer mode|modo (?:desarrollador|desenvolvedor|dios|sin "
         r"restricciones|sem restricoes|libre|livre)|god mode|jailbr\w*|sin (?:ninguna )?"
         r"(?:restriccion|censura|filtro)\w*|sem (?:nenhuma )?(?:restric|censura|filtro)\w*"
         r"|without (?:any )?(?:restrictions|filters|censorship|rules|limits)"
@@ -102,7 +103,10 @@ FAMILIES: dict[str, re.Pattern[str]] = {
     "fake_markup": re.compile(
         r"(?:<\|?(?:im_start|im_end|system|endoftext)\|?>|\[/?(?:system|inst|admin)\]|###\s*"
         r"(?:system|instruction|new instructions?|nuevas instrucciones|novas instrucoes)"
-        r"|\bsystem\s*:|\bsistema\s*:|\bassistant\s*:|end of (?:system )?prompt|fin del prompt"
+        r"|(?:^|\n)\W*(?:system|sistema|assistant|asistente|assistente)\s*:.{0,60}\b(?:usuario"
+        r"|user|you|vos|tu|voce|must|debe\w*|deve\w*|new|nuev\w*|nov\w*|ignor\w*|now|ahora|agora"
+        r"|permis\w*|permiss\w*|acceso|acesso|access|politica|policy|ordem|orden|order)\b"
+        r"|end of (?:system )?prompt|fin del prompt"
         r"|---\s*(?:new|nuevas?|novas?) (?:instructions|instrucciones|instrucoes))"
     ),
     "authority": re.compile(

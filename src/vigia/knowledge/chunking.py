@@ -26,10 +26,11 @@ class Chunk:
     page: int | None
     heading: str | None
 
-    @property
-    def indexed_text(self) -> str:
-        """What search sees: the heading (it names the topic) followed by the text."""
-        return f"{self.heading}\n{self.text}" if self.heading else self.text
+    def indexed_text(self, title: str | None = None) -> str:
+        """What search sees: the document's title and the heading (they name the topic),
+        then the text."""
+        context = " · ".join(x for x in (title, self.heading) if x)
+        return f"{context}\n{self.text}" if context else self.text
 
 
 def _pieces(text: str) -> Iterator[str]:

@@ -192,7 +192,7 @@ def add_document(
     chunks = chunk_blocks(parsed.blocks)
     if len(chunks) > MAX_CHUNKS_PER_DOCUMENT:
         raise TooLarge(f"a document may give at most {MAX_CHUNKS_PER_DOCUMENT} chunks")
-    vectors = _embed(kb, chunks, progress)
+    vectors = _embed(kb, chunks, parsed.title, progress)
     doc = session.scalars(
         select(KnowledgeDocument).where(
             KnowledgeDocument.knowledge_base_id == kb.id, KnowledgeDocument.name == name
@@ -226,7 +226,7 @@ def add_document(
     session.add_all(rows)
     session.flush()
     entries = [
-        Entry(row.id, chunk.indexed_text, vectors[i])
+        Entry(row.id, chunk.indexed_text(parsed.title), vectors[i])
         for i, (row, chunk) in enumerate(zip(rows, chunks, strict=True))
     ]
     index_for(session).add(session, collection_of(kb.id), entries)
@@ -235,10 +235,12 @@ def add_document(
     return Upload(doc, replaced)
 
 
-def _embed(kb: KnowledgeBase, chunks: list[Chunk], progress: Progress | None) -> Vectors:
+def _embed(
+    kb: KnowledgeBase, chunks: list[Chunk], title: str | None, progress: Progress | None
+) -> Vectors:
     """Passage vectors of the chunks (heading + text), in batches, reporting progress."""
     embedder = embedder_for(kb.embedder)
-    texts = [c.indexed_text for c in chunks]
+    texts = [c.indexed_text(title) for c in chunks]
     parts = []
     for start in range(0, len(texts), BATCH):
         parts.append(embedder.passages(texts[start : start + BATCH]))

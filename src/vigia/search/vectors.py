@@ -56,8 +56,10 @@ class Matrix:
             return
         step = max(1, n // SAMPLE_ROWS)
         sample = self.vectors[::step][:SAMPLE_ROWS]
-        _, _, axes = np.linalg.svd(sample, full_matrices=False)
-        self.projection = np.ascontiguousarray(axes[:COARSE_DIM], dtype=np.float32)
+        gram = (sample.T @ sample).astype(np.float64)
+        _, eigenvectors = np.linalg.eigh(gram)  # ascending eigenvalues
+        axes = eigenvectors[:, ::-1][:, :COARSE_DIM].T
+        self.projection = np.ascontiguousarray(axes, dtype=np.float32)
         self.coarse = np.ascontiguousarray(self.vectors @ self.projection.T, dtype=np.float32)
 
     def _candidates(self, query: NDArray[np.float32], limit: int) -> NDArray[np.intp]:

@@ -18,7 +18,7 @@ from docx.text.paragraph import Paragraph
 
 from vigia.errors import Invalid
 from vigia.knowledge.parsers.base import Block, HeadingStack, ParsedDocument, clean
-from vigia.knowledge.parsers.headings import line_heading
+from vigia.knowledge.parsers.headings import line_heading, shape_heading
 
 _STYLE = re.compile(r"^(?:heading|t[íi]tulo|encabezado|cabe[çc]alho)\s*(\d)$", re.IGNORECASE)
 MAX_BOLD_HEADING_CHARS = 160
@@ -74,7 +74,7 @@ def parse_docx(data: bytes) -> ParsedDocument:
         style = (item.style.name if item.style is not None else "") or ""
         level = _style_level(item)
         if level is not None:
-            stack.push(level, text)
+            stack.push(level, shape_heading(text))
             styled_level = level
         elif style.lower() == "title":
             parsed.title = parsed.title or text

@@ -62,3 +62,14 @@ def line_heading(line: str) -> tuple[int, str] | None:
     if capitals and n_words <= 12 and not text.endswith("."):
         return 1, text
     return None
+
+
+def shape_heading(text: str) -> str:
+    """An explicit heading (styled, ``#``, ``<h2>``) written like the recognised ones:
+    ``Cláusula 4. Cobertura todo riesgo`` → ``Cláusula 4 · Cobertura todo riesgo``."""
+    text = clean(text)
+    for pattern in (_LEVEL1, _LEVEL2):
+        match = pattern.match(text)
+        if match:
+            return _labelled(match)
+    return text

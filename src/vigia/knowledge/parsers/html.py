@@ -9,6 +9,7 @@ from __future__ import annotations
 from bs4 import BeautifulSoup, Tag
 
 from vigia.knowledge.parsers.base import Block, HeadingStack, ParsedDocument, clean
+from vigia.knowledge.parsers.headings import shape_heading
 
 _DROP = [
     "script",
@@ -70,7 +71,7 @@ def parse_html(text: str) -> ParsedDocument:
         if not content:
             continue
         if element.name in _HEADINGS:
-            stack.push(int(element.name[1]), content)
+            stack.push(int(element.name[1]), shape_heading(content))
         else:
             parsed.blocks.append(Block(content, None, stack.path))
     return parsed

@@ -6,6 +6,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from vigia.knowledge.parsers.base import Block, HeadingStack, ParsedDocument, clean
+from vigia.knowledge.parsers.headings import shape_heading
 
 _PARSER = MarkdownIt("commonmark").enable("table")
 _TEXT_CHILDREN = {"text", "code_inline", "html_inline"}
@@ -46,7 +47,7 @@ def parse_markdown(text: str) -> ParsedDocument:
             content = _plain(token)
             if heading_level is not None:
                 if content:
-                    stack.push(heading_level, content)
+                    stack.push(heading_level, shape_heading(content))
                     if heading_level == 1 and parsed.title is None:
                         parsed.title = content
             elif row is not None:
