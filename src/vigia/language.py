@@ -40,14 +40,27 @@ def words(text: str) -> list[str]:
     return _WORD.findall(fold(text))
 
 
-@lru_cache(maxsize=65536)
+_VOWELS = frozenset("aeiou")
+
+
+@lru_cache(maxsize=131072)
 def stem(word: str) -> str:
-    """A light stem shared by es/pt/en: drops common plural and gender endings."""
-    if len(word) <= 4 or word.isdigit():
+    """A light stem shared by es/pt/en: plural, then gender or infinitive ending.
+
+    ``coberturas`` and ``cobertura`` give ``cobertur``; ``nueces`` gives ``nuez``.
+    """
+    if len(word) <= 3 or not word.isalpha():
         return word
-    for suffix in ("ciones", "coes", "mente", "es", "s", "a", "o", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
+    if word.endswith("ces") and len(word) > 5:
+        word = word[:-3] + "z"
+    elif word.endswith("es") and len(word) > 5 and word[-3] not in _VOWELS:
+        word = word[:-2]
+    elif word.endswith("s") and len(word) > 4:
+        word = word[:-1]
+    if word.endswith(("ar", "er", "ir")) and len(word) >= 6:
+        word = word[:-2]
+    elif word[-1] in "aoe" and len(word) > 4:
+        word = word[:-1]
     return word
 
 

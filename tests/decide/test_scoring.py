@@ -1,4 +1,4 @@
-"""The model's arithmetic: confidence, prototypes, texts (no encoder involved)."""
+"""The model's arithmetic: confidence and texts (no encoder involved)."""
 
 from __future__ import annotations
 
@@ -26,14 +26,6 @@ def test_confidence_is_one_minus_normalised_entropy(
 def test_confidence_bounds() -> None:
     assert scoring.confidence(np.array([1.0, 0.0, 0.0])) == 1.0
     assert scoring.confidence(np.array([0.25] * 4)) == pytest.approx(0.0, abs=1e-9)
-
-
-def test_prototype_is_normalised_sum_of_text_and_examples() -> None:
-    texts = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32)
-    examples = np.array([[0.0, 1.0], [0.0, 1.0]], dtype=np.float32)
-    result = scoring.prototypes(texts, examples, np.array([0, 0]), weight=2.0)
-    assert result[0] == pytest.approx(np.array([2.0, 2.0]) / np.sqrt(8))
-    assert result[1] == pytest.approx(np.array([0.0, 1.0]))
 
 
 def test_render_state_object_and_array() -> None:

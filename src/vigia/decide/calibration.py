@@ -16,7 +16,12 @@ CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
 
 @dataclass(frozen=True)
 class Calibration:
-    """Everything the model needs beyond the encoders' weights."""
+    """Everything the model needs beyond the encoders' weights.
+
+    ``encoders``/``temperature``: the zero-shot path (cosine to candidate texts).
+    ``encoders_examples``/``l2_examples``/``text_weight``/``temperature_examples``: the
+    classifier fitted on a question's examples (``fewshot``).
+    """
 
     model: str
     encoders: dict[str, float]
@@ -25,6 +30,8 @@ class Calibration:
     binary_temperature: float
     binary_bias: float
     text_weight: float
+    encoders_examples: dict[str, float] = field(default_factory=dict)
+    l2_examples: float = 1e-5
     default_min_confidence: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
@@ -36,6 +43,8 @@ class Calibration:
             "binary_temperature": self.binary_temperature,
             "binary_bias": self.binary_bias,
             "text_weight": self.text_weight,
+            "encoders_examples": self.encoders_examples,
+            "l2_examples": self.l2_examples,
             "default_min_confidence": self.default_min_confidence,
         }
 
@@ -43,8 +52,10 @@ class Calibration:
 def parse(data: dict[str, object]) -> Calibration:
     """A calibration from its JSON object."""
     encoders = data["encoders"]
+    examples = data["encoders_examples"]
     defaults = data["default_min_confidence"]
-    assert isinstance(encoders, dict) and isinstance(defaults, dict)
+    assert isinstance(encoders, dict) and isinstance(examples, dict)
+    assert isinstance(defaults, dict)
     return Calibration(
         model=str(data["model"]),
         encoders={str(k): float(v) for k, v in encoders.items()},
@@ -53,6 +64,8 @@ def parse(data: dict[str, object]) -> Calibration:
         binary_temperature=float(data["binary_temperature"]),  # type: ignore[arg-type]
         binary_bias=float(data["binary_bias"]),  # type: ignore[arg-type]
         text_weight=float(data["text_weight"]),  # type: ignore[arg-type]
+        encoders_examples={str(k): float(v) for k, v in examples.items()},
+        l2_examples=float(data["l2_examples"]),  # type: ignore[arg-type]
         default_min_confidence={str(k): float(v) for k, v in defaults.items()},
     )
 

@@ -54,10 +54,13 @@ class TextEncoder:
         self.encoders = encoders
         self.cache = cache or VectorCache()
 
-    def embed(self, texts: Sequence[str]) -> dict[str, NDArray[np.float32]]:
-        """One L2-normalised row per text, for every encoder."""
+    def embed(
+        self, texts: Sequence[str], names: Sequence[str] | None = None
+    ) -> dict[str, NDArray[np.float32]]:
+        """One L2-normalised row per text, for every encoder (or only those ``names``)."""
         out: dict[str, NDArray[np.float32]] = {}
-        for name, encoder in self.encoders.items():
+        for name in self.encoders if names is None else names:
+            encoder = self.encoders[name]
             rows = [self._vector(name, encoder.queries, text) for text in texts]
             out[name] = np.stack(rows) if rows else np.zeros((0, encoder.dim), dtype=np.float32)
         return out
@@ -72,7 +75,14 @@ class TextEncoder:
         return vector
 
 
+SHARED_CACHE = VectorCache()
+
+
 @lru_cache(maxsize=4)
 def get_text_encoder(names: tuple[EncoderName, ...]) -> TextEncoder:
-    """The process-wide encoder for these packaged models (loaded once)."""
-    return TextEncoder({name: get_embedder(name) for name in names})
+    """The process-wide encoder for these packaged models (loaded once, on first use).
+
+    Every such encoder shares one vector cache (keyed by encoder and text): a request with
+    examples (zero-shot and examples encoders) reuses what zero-shot requests embedded.
+    """
+    return TextEncoder({name: get_embedder(name) for name in names}, SHARED_CACHE)

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sqlalchemy.orm import Session
 
-from vigia.decide import repository, scoring
+from vigia.decide import fewshot, repository, scoring
 from vigia.decide.calibration import Calibration, get_calibration
 from vigia.decide.encoder import TextEncoder, get_text_encoder
 from vigia.decide.schemas import (
@@ -70,41 +70,75 @@ def plan_question(question: Question) -> Plan:
     return Plan(question.type, keys, texts, labelled)
 
 
+def learns(plan: Plan) -> bool:
+    """Whether a plan is decided by a classifier fitted on its examples.
+
+    Choice and scale: any example. Binary: examples of both answers (else the zero-shot
+    rule applies).
+    """
+    labels = {label for _, label in plan.examples}
+    return len(labels) >= 2 if plan.kind == "binary" else bool(labels)
+
+
+def classifier_for(
+    plan: Plan, encoder: TextEncoder, calibration: Calibration
+) -> fewshot.Classifier:
+    """The plan's classifier: from the cache, else fitted on its texts and examples."""
+    weights = calibration.encoders_examples
+    classes = 2 if plan.kind == "binary" else len(plan.keys)
+    key = fewshot.fingerprint(
+        weights,
+        calibration.l2_examples,
+        calibration.text_weight,
+        classes,
+        plan.texts,
+        plan.examples,
+    )
+    classifier = fewshot.CLASSIFIERS.get(key)
+    if classifier is None:
+        texts = [*plan.texts, *(text for text, _ in plan.examples)]
+        labels = [*range(len(plan.texts)), *(label for _, label in plan.examples)]
+        row_weights = [calibration.text_weight] * len(plan.texts) + [1.0] * len(plan.examples)
+        classifier = fewshot.fit(
+            encoder.embed(texts, list(weights)),
+            np.array(labels, dtype=np.int64),
+            np.array(row_weights),
+            classes,
+            weights,
+            calibration.l2_examples,
+        )
+        fewshot.CLASSIFIERS.put(key, classifier)
+    return classifier
+
+
 def run_model(
     state: str,
     plans: list[Plan],
     encoder: TextEncoder | None = None,
     calibration: Calibration | None = None,
 ) -> list[Outcome]:
-    """Probabilities for every plan (binary: ``[yes, no]``)."""
+    """Probabilities for every plan (binary: ``[yes, no]``).
+
+    Zero-shot plans read the state with the zero-shot encoders only; plans with examples
+    (and only then) also with the examples encoders.
+    """
     calibration = calibration or get_calibration()
-    encoder = encoder or get_text_encoder(tuple(calibration.encoders))
-    texts: dict[str, int] = {state: 0}
-    for plan in plans:
-        for text in [*plan.texts, *(t for t, _ in plan.examples)]:
-            texts.setdefault(text, len(texts))
-    vectors = encoder.embed(list(texts))
-
-    def rows(items: list[str]) -> scoring.Vectors:
-        index = [texts[t] for t in items]
-        return {name: matrix[index] for name, matrix in vectors.items()}
-
-    state_vectors = rows([state])
+    learning = [learns(plan) for plan in plans]
+    names = list(calibration.encoders)
+    if any(learning):
+        names += [n for n in calibration.encoders_examples if n not in names]
+    encoder = encoder or get_text_encoder(tuple(names))
+    zero_shot = list(calibration.encoders)
+    state_vectors = encoder.embed([state], names)
     outcomes = []
-    for plan in plans:
-        examples = None
-        if plan.examples:
-            examples = scoring.LabelledVectors(
-                rows([t for t, _ in plan.examples]),
-                np.array([label for _, label in plan.examples], dtype=np.int64),
-            )
+    for plan, learned in zip(plans, learning, strict=True):
+        classifier = classifier_for(plan, encoder, calibration) if learned else None
+        candidates = {} if learned else encoder.embed(plan.texts, zero_shot)
         if plan.kind == "binary":
-            yes = scoring.yes_probability(state_vectors, rows(plan.texts), calibration, examples)
+            yes = scoring.yes_probability(state_vectors, candidates, calibration, classifier)
             probabilities = np.array([yes, 1.0 - yes])
         else:
-            probabilities = scoring.distribution(
-                state_vectors, rows(plan.texts), calibration, examples
-            )
+            probabilities = scoring.distribution(state_vectors, candidates, calibration, classifier)
         outcomes.append(Outcome(plan, probabilities))
     return outcomes
 

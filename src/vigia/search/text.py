@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
-from vigia.language import STOPWORDS
+from vigia.language import STOPWORDS, stem
 
 MAX_QUERY_TERMS = 32
 STEM_CHARS = 7
@@ -26,22 +25,9 @@ def folded_words(text: str) -> list[str]:
     return _WORD.findall(_MARKS.sub("", unicodedata.normalize("NFKD", text.casefold())))
 
 
-@lru_cache(maxsize=131072)
 def light_stem(word: str) -> str:
-    """The stem the index keeps for one folded word."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    if word.endswith("ces") and len(word) > 5:
-        word = word[:-3] + "z"
-    elif word.endswith("es") and len(word) > 5 and word[-3] not in _VOWELS:
-        word = word[:-2]
-    elif word.endswith("s") and len(word) > 4:
-        word = word[:-1]
-    if word.endswith(("ar", "er", "ir")) and len(word) >= 6:
-        word = word[:-2]
-    elif word[-1] in "aoe" and len(word) > 4:
-        word = word[:-1]
-    return word[:STEM_CHARS]
+    """The stem the index keeps for one folded word (the shared stem, truncated)."""
+    return stem(word)[:STEM_CHARS]
 
 
 def terms(text: str) -> list[str]:
