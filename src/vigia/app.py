@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from vigia import __version__, http_errors
-from vigia.body_limit import BodyLimitMiddleware
 from vigia.admin.endpoints import router as admin_router
+from vigia.body_limit import BodyLimitMiddleware
 from vigia.decide.endpoints import router as decide_router
 from vigia.knowledge.endpoints import router as knowledge_router
 from vigia.openai_api.endpoints import router as openai_router

@@ -60,7 +60,6 @@ def serve(
     import uvicorn
 
     from vigia.app import create_app
-
     from vigia.guardrails.injection import get_detector
 
     settings = get_settings()
