@@ -40,7 +40,7 @@ OUT = ROOT / "bench" / ".out"
 sys.path.insert(0, str(ROOT / "src"))
 
 from vigia.decide import calibration as calib_module  # noqa: E402
-from vigia.decide import scoring, service  # noqa: E402
+from vigia.decide import fewshot, scoring, service  # noqa: E402
 from vigia.decide.calibration import Calibration, get_calibration  # noqa: E402
 from vigia.decide.encoder import TextEncoder  # noqa: E402
 from vigia.decide.texts import humanise, option_text  # noqa: E402
@@ -83,7 +83,7 @@ def splits(seed: int = 7) -> dict[str, Pairs]:
 def cached_encoder(names: list[str], texts: list[str]) -> TextEncoder:
     """The product's encoder with every text's vector loaded from (or saved to) bench/.out."""
     OUT.mkdir(parents=True, exist_ok=True)
-    encoder = TextEncoder({name: get_embedder(name) for name in names})  # type: ignore[arg-type]
+    encoder = TextEncoder({name: get_embedder(name) for name in names})
     for name in names:
         path = OUT / f"decide-vectors-{name}.npz"
         known: dict[str, np.ndarray] = {}
@@ -158,19 +158,32 @@ def threshold_for(confidences: np.ndarray, correct: np.ndarray, risk: float) -> 
 
 
 def scores_for(
-    weights: dict[str, float],
-    states: dict[str, np.ndarray],
-    options: dict[str, np.ndarray],
-    shots: tuple[dict[str, np.ndarray], np.ndarray] | None,
-    text_weight: float,
+    weights: dict[str, float], states: dict[str, np.ndarray], options: dict[str, np.ndarray]
 ) -> np.ndarray:
+    """Zero-shot scores: weighted cosine of every state to every option text."""
     total = np.zeros((len(next(iter(states.values()))), len(next(iter(options.values())))))
     for name, weight in weights.items():
-        candidates = options[name]
-        if shots is not None:
-            candidates = scoring.prototypes(candidates, shots[0][name], shots[1], text_weight)
-        total += weight * (states[name].astype(np.float64) @ candidates.T.astype(np.float64))
+        total += weight * (states[name].astype(np.float64) @ options[name].T.astype(np.float64))
     return total
+
+
+def fewshot_logits(
+    encoder: TextEncoder,
+    weights: dict[str, float],
+    l2: float,
+    text_weight: float,
+    option_texts: list[str],
+    shots: Pairs,
+    intents: list[str],
+    queries: list[list[str]],
+) -> list[np.ndarray]:
+    """Logits of the product's examples classifier (fitted once) for each list of queries."""
+    names = list(weights)
+    rows = encoder.embed([*option_texts, *(t for t, _ in shots)], names)
+    labels = np.array([*range(len(option_texts)), *(intents.index(i) for _, i in shots)])
+    row_weights = np.array([text_weight] * len(option_texts) + [1.0] * len(shots))
+    classifier = fewshot.fit(rows, labels, row_weights, len(option_texts), weights, l2)
+    return [classifier.logits(encoder.embed(texts, names)) for texts in queries]
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
@@ -193,6 +206,19 @@ def fit_temperature(scores: np.ndarray, labels: np.ndarray) -> float:
         else:
             low = a
     return round(math.exp((low + high) / 2), 5)
+
+
+def fit_ece_temperature(scores: np.ndarray, labels: np.ndarray, around: float) -> float:
+    """Temperature minimising the 15-bin ECE of top-label probabilities (grid near ``around``)."""
+
+    def error(temperature: float) -> float:
+        probabilities = np.exp(log_softmax(scores / temperature))
+        correct = (probabilities.argmax(1) == labels).astype(float)
+        return ece(probabilities.max(1), correct)
+
+    grid = [around * math.exp(step / 200) for step in range(-60, 61)]
+    best: float = min(grid, key=error)
+    return round(best, 5)
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -388,34 +414,81 @@ CLINC_DESCRIPTIONS = {
 }
 
 
-def fit(encoder: TextEncoder, names: list[str], parts: dict[str, Pairs]) -> Calibration:
-    """Fits every constant on the calibration part (CLINC150 train, never val)."""
-    intents = sorted({i for _, i in parts["clinc_shots"]})
-    options = encoder.embed([option_text(i, CLINC_DESCRIPTIONS[i]) for i in intents])
-    states = encoder.embed([t for t, _ in parts["clinc_calib"]])
-    oos = encoder.embed([t for t, _ in parts["clinc_oos_calib"]])
-    shot_vectors = encoder.embed([t for t, _ in parts["clinc_shots"]])
-    shots = (shot_vectors, np.array([intents.index(i) for _, i in parts["clinc_shots"]]))
-    labels = np.array([intents.index(i) for _, i in parts["clinc_calib"]])
+def fit(
+    encoder: TextEncoder, names: list[str], example_names: list[str], parts: dict[str, Pairs]
+) -> Calibration:
+    """Fits every constant on CLINC150 ``train`` (shots, calibration queries, oos_train).
 
-    def accuracy(weights: dict[str, float], text_weight: float, with_shots: bool) -> float:
-        chosen = shots if with_shots else None
-        scores = scores_for(weights, states, options, chosen, text_weight)
-        return float((scores.argmax(1) == labels).mean())
+    Zero-shot: encoder weights by accuracy, then the temperature minimising ECE on every
+    labelled train query we hold (shots and calibration: zero-shot does not use the shots).
+    Examples: encoder weights and L2 penalty by accuracy of the classifier fitted on the
+    shots and scored on the calibration queries, then its temperature by NLL on them.
+    """
+    intents = sorted({i for _, i in parts["clinc_shots"]})
+    option_texts = [option_text(i, CLINC_DESCRIPTIONS[i]) for i in intents]
+    options = encoder.embed(option_texts, names)
+    calib_texts = [t for t, _ in parts["clinc_calib"]]
+    oos_texts = [t for t, _ in parts["clinc_oos_calib"]]
+    labelled = parts["clinc_shots"] + parts["clinc_calib"]
+    states = encoder.embed([t for t, _ in labelled], names)
+    all_labels = np.array([intents.index(i) for _, i in labelled])
+    labels = np.array([intents.index(i) for _, i in parts["clinc_calib"]])
+    calib = encoder.embed(calib_texts, names)
+    oos = encoder.embed(oos_texts, names)
 
     grid = [{names[0]: 1.0}]
     if len(names) == 2:
         grid = [{names[0]: a, names[1]: round(1 - a, 2)} for a in (0.1, 0.2, 0.3, 0.4, 0.5)]
-    weights = max(grid, key=lambda w: accuracy(w, 2.0, False) + accuracy(w, 2.0, True))
-    text_weight = max((1.0, 2.0, 3.0), key=lambda tw: accuracy(weights, tw, True))
-    zero = scores_for(weights, states, options, None, text_weight)
-    few = scores_for(weights, states, options, shots, text_weight)
-    temperature, temperature_examples = fit_temperature(zero, labels), fit_temperature(few, labels)
+    weights = max(
+        grid, key=lambda w: float((scores_for(w, states, options).argmax(1) == all_labels).mean())
+    )
+    zero_all = scores_for(weights, states, options)
+    temperature = fit_ece_temperature(zero_all, all_labels, fit_temperature(zero_all, all_labels))
+    zero = scores_for(weights, calib, options)
+
+    base = get_calibration()
+    shots = parts["clinc_shots"]
+    example_grid = [{example_names[0]: 1.0}]
+    if len(example_names) == 2:
+        example_grid = [
+            {example_names[0]: a, example_names[1]: round(1 - a, 2)} for a in (0.3, 0.5)
+        ]
+    trials = {}
+    for example_weights, l2 in itertools.product(example_grid, (1e-5, 1e-4)):
+        logits = fewshot_logits(
+            encoder,
+            example_weights,
+            l2,
+            base.text_weight,
+            option_texts,
+            shots,
+            intents,
+            [calib_texts],
+        )[0]
+        accuracy = float((logits.argmax(1) == labels).mean())
+        print(
+            f"examples {example_weights} l2 {l2}: calibration accuracy {accuracy:.4f}",
+            file=sys.stderr,
+        )
+        trials[(json.dumps(example_weights), l2)] = accuracy
+    chosen_weights, l2 = max(trials, key=lambda k: trials[k])
+    example_weights = json.loads(chosen_weights)
+    few, oos_few = fewshot_logits(
+        encoder,
+        example_weights,
+        l2,
+        base.text_weight,
+        option_texts,
+        shots,
+        intents,
+        [calib_texts, oos_texts],
+    )
+    temperature_examples = fit_temperature(few, labels)
 
     # Binary asks are short questions: fitted on the intents' bare names as asks.
-    asks = encoder.embed([humanise(i) for i in intents])
-    ask_zero = scores_for(weights, states, asks, None, text_weight)
-    ask_oos = scores_for(weights, oos, asks, None, text_weight)
+    asks = encoder.embed([humanise(i) for i in intents], names)
+    ask_zero = scores_for(weights, calib, asks)
+    ask_oos = scores_for(weights, oos, asks)
     rng = np.random.default_rng(11)
     negatives = np.array([rng.choice([j for j in range(len(intents)) if j != i]) for i in labels])
     oos_asks = rng.integers(0, len(intents), len(ask_oos))
@@ -432,9 +505,8 @@ def fit(encoder: TextEncoder, names: list[str], parts: dict[str, Pairs]) -> Cali
     binary_conf = entropy_confidence(np.stack([p_yes, 1 - p_yes], axis=1))
     binary_default = threshold_for(binary_conf, ((p_yes >= 0.5) == y).astype(float), DEFAULT_RISK)
 
-    oos_zero = scores_for(weights, oos, options, None, text_weight)
-    oos_few = scores_for(weights, oos, options, shots, text_weight)
-    all_labels = np.concatenate([labels, -np.ones(len(oos_zero), dtype=int)])
+    oos_zero = scores_for(weights, oos, options)
+    with_oos = np.concatenate([labels, -np.ones(len(oos_zero), dtype=int)])
     defaults = {"binary": round(binary_default, 3)}
     for kind, sizes in (("choice", [*range(2, 21), len(intents)]), ("scale", list(range(2, 11)))):
         pooled_conf, pooled_correct = [], []
@@ -442,7 +514,7 @@ def fit(encoder: TextEncoder, names: list[str], parts: dict[str, Pairs]) -> Cali
             (np.vstack([zero, oos_zero]), temperature),
             (np.vstack([few, oos_few]), temperature_examples),
         ):
-            conf, correct = sub_question_confidences(scores, all_labels, temp, sizes, seed=5)
+            conf, correct = sub_question_confidences(scores, with_oos, temp, sizes, seed=5)
             pooled_conf.append(conf)
             pooled_correct.append(correct)
         defaults[kind] = round(
@@ -452,13 +524,14 @@ def fit(encoder: TextEncoder, names: list[str], parts: dict[str, Pairs]) -> Cali
             3,
         )
     return replace(
-        get_calibration(),
+        base,
         encoders=weights,
         temperature=temperature,
         temperature_examples=temperature_examples,
         binary_temperature=round(1 / slope, 5),
         binary_bias=round(-intercept / slope, 5),
-        text_weight=text_weight,
+        encoders_examples=example_weights,
+        l2_examples=l2,
         default_min_confidence={k: defaults[k] for k in ("choice", "scale", "binary")},
     )
 
@@ -501,7 +574,7 @@ def evaluate(
     return figures
 
 
-SPEC_QUESTIONS = {
+SPEC_QUESTIONS: dict[str, dict[str, object]] = {
     "equipo": {
         "type": "choice",
         "ask": "¿Qué equipo debe atender esto?",
@@ -520,8 +593,36 @@ SPEC_QUESTIONS = {
 }
 
 
-def latency(calibration: Calibration, messages: list[str]) -> dict[str, float]:
-    """p50/p95 of the spec's 3-question request: model time and full HTTP round trip."""
+SPEC_EXAMPLES = {
+    "equipo": [
+        {"state": "Me cobraron dos veces", "answer": "facturacion"},
+        {"state": "Quiero un reembolso", "answer": "facturacion"},
+        {"state": "Mi paquete no llegó", "answer": "envios"},
+        {"state": "¿Cuándo llega mi pedido?", "answer": "envios"},
+        {"state": "¿Tienen descuentos por volumen?", "answer": "ventas"},
+        {"state": "Quiero comprar diez unidades", "answer": "ventas"},
+    ],
+    "urgencia": [
+        {"state": "Cuando puedan, una consulta", "answer": "baja"},
+        {"state": "Necesito respuesta esta semana", "answer": "media"},
+        {"state": "¡Es urgente, no puedo trabajar!", "answer": "alta"},
+    ],
+    "reembolso": [
+        {"state": "Devuélvanme el dinero", "answer": True},
+        {"state": "¿A qué hora abren?", "answer": False},
+    ],
+}
+
+
+def with_examples(questions: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
+    """The spec's questions, each with a few labelled examples."""
+    return {key: {**q, "examples": SPEC_EXAMPLES[key]} for key, q in questions.items()}
+
+
+def latency(
+    calibration: Calibration, messages: list[str], questions: dict[str, dict[str, object]]
+) -> dict[str, float]:
+    """p50/p95 of a 3-question request: model time and full HTTP round trip."""
     from fastapi.testclient import TestClient
 
     from vigia.app import create_app
@@ -538,12 +639,12 @@ def latency(calibration: Calibration, messages: list[str]) -> dict[str, float]:
         workspace = create_workspace(session, "bench")
         workspace.decide_quota_tokens = 10**12
         key = create_key(session, workspace, scopes=["decide"], rpm=10_000).secret
-    service.get_calibration = lambda: calibration  # type: ignore[assignment]
+    service.get_calibration = lambda: calibration
     headers = {"Authorization": f"Bearer {key}"}
     model_ms, http_ms = [], []
     with TestClient(create_app()) as client:
         for index, message in enumerate(messages):
-            body = {"state": {"canal": "chat", "mensaje": message}, "questions": SPEC_QUESTIONS}
+            body = {"state": {"canal": "chat", "mensaje": message}, "questions": questions}
             started = time.perf_counter()
             response = client.post("/v1/decide", json=body, headers=headers)
             elapsed = (time.perf_counter() - started) * 1000
@@ -567,20 +668,36 @@ def latency(calibration: Calibration, messages: list[str]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit and rewrite calibration.json")
-    parser.add_argument("--encoders", default=None, help="use | e5 | use,e5 (default: shipped)")
+    parser.add_argument(
+        "--encoders", default=None, help="zero-shot: use | e5 | use,e5 (default: shipped)"
+    )
+    parser.add_argument(
+        "--examples-encoders",
+        default=None,
+        help="with examples: use | e5 | use,e5 (default: shipped)",
+    )
     parser.add_argument("--latency-requests", type=int, default=200)
     args = parser.parse_args()
     calibration = get_calibration()
     names = args.encoders.split(",") if args.encoders else list(calibration.encoders)
+    example_names = (
+        args.examples_encoders.split(",")
+        if args.examples_encoders
+        else list(calibration.encoders_examples)
+    )
     parts = splits()
     clinc = sorted({i for _, i in parts["clinc_shots"]})
     banking = sorted({i for _, i in parts["banking_shots"]})
     clinc_texts = [option_text(i, CLINC_DESCRIPTIONS[i]) for i in clinc]
     banking_texts = [humanise(i) for i in banking]
     everything = [t for pairs in parts.values() for t, _ in pairs] + clinc_texts + banking_texts
-    encoder = cached_encoder(names, everything)
-    if args.fit or set(names) != set(calibration.encoders):
-        calibration = fit(encoder, names, parts)
+    encoder = cached_encoder(list(dict.fromkeys(names + example_names)), everything)
+    if (
+        args.fit
+        or set(names) != set(calibration.encoders)
+        or set(example_names) != set(calibration.encoders_examples)
+    ):
+        calibration = fit(encoder, names, example_names, parts)
         print("fitted:", json.dumps(calibration.to_json()))
     if args.fit:
         calib_module.CALIBRATION_FILE.write_text(json.dumps(calibration.to_json(), indent=2) + "\n")
@@ -606,7 +723,14 @@ def main() -> None:
             parts[shots] if shots else None,
         )
     messages = [t for t, _ in parts["clinc_val"][:: max(1, 3000 // args.latency_requests)]]
-    report["latency_3_questions"] = latency(calibration, messages[: args.latency_requests + 5])
+    report["latency_3_questions"] = latency(
+        calibration, messages[: args.latency_requests + 5], SPEC_QUESTIONS
+    )
+    step = max(1, 3000 // args.latency_requests)
+    others = [t for t, _ in parts["clinc_val"][step // 2 :: step]]  # states not yet embedded
+    report["latency_3_questions_with_examples"] = latency(
+        calibration, others[: args.latency_requests // 4 + 5], with_examples(SPEC_QUESTIONS)
+    )
     report["cores"] = os.cpu_count() or 0
     print(json.dumps(report, indent=2, default=lambda v: round(v, 4)))
     for section, figures in report.items():

@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.decide.helpers import SPEC_BODY
+from vigia.decide import fewshot
 from vigia.decide.calibration import get_calibration
 
 
@@ -135,3 +136,79 @@ def test_binary_without_examples_reads_the_ask(client: TestClient, headers: dict
     )
     assert refund["answers"]["q"]["probability"] > other["answers"]["q"]["probability"]
     assert other["answers"]["q"]["answer"] is False
+
+
+TEACHING_EXAMPLES = {
+    "x": [
+        "Me cobraron dos veces en la tarjeta",
+        "I was charged twice on my card",
+        "Quero o reembolso da minha compra",
+    ],
+    "y": [
+        "Mi paquete todavía no llegó",
+        "Where is my parcel? It has not arrived",
+        "O pedido está atrasado na entrega",
+    ],
+    "z": [
+        "Olvidé mi contraseña y no puedo entrar",
+        "I cannot log in to my account",
+        "Quero mudar o e-mail da minha conta",
+    ],
+}
+HELD_OUT = [
+    ("Quiero que me devuelvan el dinero", "x"),
+    ("There is a charge I don't recognise", "x"),
+    ("Fui cobrado a mais na fatura", "x"),
+    ("¿Cuándo llega mi pedido?", "y"),
+    ("The courier lost my package", "y"),
+    ("Minha encomenda não chegou", "y"),
+    ("No puedo iniciar sesión", "z"),
+    ("Reset my password please", "z"),
+    ("Como altero a senha da conta?", "z"),
+]
+
+
+def _teaching_question(with_examples: bool) -> dict[str, Any]:
+    question: dict[str, Any] = {
+        "type": "choice",
+        "ask": "¿Qué grupo?",
+        "options": {"x": None, "y": None, "z": None},
+    }
+    if with_examples:
+        question["examples"] = [
+            {"state": text, "answer": key}
+            for key, texts in TEACHING_EXAMPLES.items()
+            for text in texts
+        ]
+    return question
+
+
+def test_examples_teach_meaningless_options_in_three_languages(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    """Options named x/y/z mean nothing: zero-shot is near chance, 3 examples each teach them."""
+    results = {}
+    for with_examples in (False, True):
+        questions = {"q": _teaching_question(with_examples)}
+        answers = [
+            _decide(client, headers, {"state": text, "questions": questions})["answers"]["q"]
+            for text, _ in HELD_OUT
+        ]
+        correct = [a["answer"] == key for a, (_, key) in zip(answers, HELD_OUT, strict=True)]
+        top = [max(a["probabilities"].values()) for a in answers]
+        results[with_examples] = (sum(correct) / len(correct), sum(top) / len(top))
+    (zero_accuracy, _), (accuracy, mean_top) = results[False], results[True]
+    assert zero_accuracy <= 5 / 9
+    assert accuracy >= 8 / 9
+    # Calibrated on this easy set: confident, and not more confident than it is right.
+    assert 0.75 <= mean_top <= accuracy + 0.1
+
+
+def test_examples_answer_the_same_after_a_refit(
+    client: TestClient, headers: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = {"state": "Fui cobrado a mais na fatura", "questions": {"q": _teaching_question(True)}}
+    first = _decide(client, headers, body)
+    monkeypatch.setattr(fewshot, "CLASSIFIERS", fewshot.ClassifierCache())
+    refitted = _decide(client, headers, body)
+    assert first["answers"] == refitted["answers"]

@@ -2,7 +2,7 @@
 
 from fastapi.testclient import TestClient
 
-from tests.conftest import Tenant
+from tests.conftest import Tenant, make_tenant
 from tests.foundation.helpers import ADMIN, chat
 
 
@@ -59,3 +59,14 @@ def test_unpublished_agent_is_invisible_to_production_keys(
     assert sorted(m["id"] for m in draft.json()["data"]) == sorted([tenant.agent_slug, "nuevo"])
     status, body = chat(client, tenant.production_key, "nuevo", "hola")
     assert status == 404 and "no published version" in body["detail"]
+
+
+def test_embedded_answer_quotes_facts_not_role_instructions(client: TestClient) -> None:
+    tenant = make_tenant(
+        name="seguros",
+        slug="acme",
+        instructions="Sos el asistente de Acme. Acme vende seguros de auto.",
+    )
+    _, body = chat(client, tenant.production_key, tenant.agent_slug, "¿Qué vende Acme?")
+    content = body["choices"][0]["message"]["content"]
+    assert content == "Acme vende seguros de auto."

@@ -57,11 +57,32 @@ def _overlap(query: set[str], sentence: str) -> float:
     return len(query & terms) / len(query)
 
 
+# Sentences that speak to the agent ("Sos el asistente…", "You are…") are not facts to quote.
+_ROLE_OPENINGS = (
+    "sos ",
+    "eres ",
+    "usted es ",
+    "tu eres ",
+    "tú eres ",
+    "você é ",
+    "voce e ",
+    "you are ",
+    "actua ",
+    "actúa ",
+    "responde ",
+    "respondé ",
+    "nunca ",
+    "never ",
+)
+
+
 def _from_instructions(request: ModelRequest) -> list[_Candidate]:
     """Instruction sentences sharing enough of the message's words, best first."""
     query = set(content_terms(request.message))
     found = []
     for order, sentence in enumerate(sentences(request.instructions)):
+        if sentence.casefold().startswith(_ROLE_OPENINGS):
+            continue
         score = _overlap(query, sentence)
         if score >= MIN_OVERLAP:
             found.append(_Candidate(sentence, None, score, order))
