@@ -71,8 +71,6 @@ _ROLE_OPENINGS = (
     "actúa ",
     "responde ",
     "respondé ",
-    "nunca ",
-    "never ",
 )
 
 
