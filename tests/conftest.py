@@ -25,7 +25,7 @@ from vigia.config import get_settings
 from vigia.db import session as db_session
 from vigia.db.migrate import upgrade
 from vigia.llm.mock_upstream import create_mock
-from vigia.workspaces import ratelimit
+from vigia.workspaces import auth, ratelimit
 from vigia.workspaces.service import create_key, create_workspace
 
 ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
@@ -88,6 +88,7 @@ def _reset_caches() -> None:
     get_settings.cache_clear()
     db_session.engine_for.cache_clear()
     ratelimit.get_rate_limiter.cache_clear()
+    auth.get_key_cache.cache_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -41,6 +41,7 @@ class Settings(BaseSettings):
     workspace_key_rpm: int = Field(default=60, ge=1, le=10_000)
     channel_key_rpm: int = Field(default=600, ge=1, le=10_000)
     upstream_timeout_s: float = Field(default=60.0, gt=0)
+    key_cache_ttl_s: float = Field(default=2.0, ge=0, le=60)
     embedding_threads: int = Field(default=1, ge=1, le=16)
     session_ttl_hours: int = Field(default=12, ge=1)
     cookie_secure: bool = False

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent
@@ -84,7 +84,7 @@ def chat_completions(
     body: ChatCompletionRequest,
     key: ChatKey,
     x_sherlock_conversation: Annotated[str | None, Header(max_length=64)] = None,
-) -> dict[str, Any] | StreamingResponse:
+) -> JSONResponse | StreamingResponse:
     """Runs one agent turn; JSON, or SSE chunks with ``stream: true``."""
     prepared = prepare(
         _turn_request(body, key, "", x_sherlock_conversation),
@@ -93,7 +93,7 @@ def chat_completions(
     events = execute(prepared)
     if not body.stream:
         results = [event for event in events if isinstance(event, TurnResult)]
-        return wire.completion(body.slug, results[-1])
+        return JSONResponse(wire.completion(body.slug, results[-1]))
     first = next(events)  # model errors surface as an HTTP status, before any byte is sent
 
     def replay() -> Iterator[EngineEvent]:

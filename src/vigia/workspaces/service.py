@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from vigia.config import get_settings
 from vigia.db.base import utcnow
 from vigia.errors import Conflict, Invalid, NotFound
-from vigia.workspaces.auth import SCOPES
+from vigia.workspaces.auth import SCOPES, get_key_cache
 from vigia.workspaces.keys import display_prefix, generate_key, hash_key
 from vigia.workspaces.models import ApiKey, Workspace
 
@@ -108,6 +108,7 @@ def revoke_key(session: Session, workspace: Workspace, key_id: str) -> ApiKey:
     if row.revoked_at is None:
         row.revoked_at = utcnow()
     session.flush()
+    get_key_cache().evict(row.id)
     return row
 
 
