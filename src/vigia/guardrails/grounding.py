@@ -12,7 +12,7 @@ multilingual:
 
 Sentences with nothing to check (questions, greetings, the agent's configured replies) are
 skipped. Thresholds were set on ``bench/data/guardrails/grounding_dev.jsonl`` and measured
-on the separate ``grounding_eval.jsonl`` (see docs/bench-guardrails.md).
+on the separate ``grounding_eval.jsonl`` (see docs/benchmarks.md).
 """
 
 from __future__ import annotations
