@@ -1,0 +1,59 @@
+"""Upstream answers: [n] markers map to passages, unused passages are dropped, numbers
+are consecutive in order of first use (the upstream is a local mock with a fixed text)."""
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.conftest import Tenant, serve_in_thread
+from tests.foundation.helpers import ADMIN, chat
+from vigia.engine.turn import Turn
+from vigia.knowledge import hooks
+from vigia.llm.mock_upstream import create_mock
+from vigia.llm.protocol import Passage
+
+PASSAGES = [
+    Passage("Texto de la cláusula 1.", "d1", "Condiciones.pdf", 0.9, page=1, heading="Cláusula 1"),
+    Passage(
+        "Cubre daños propios del vehículo.",
+        "d2",
+        "Condiciones.pdf",
+        0.8,
+        page=2,
+        heading="Cláusula 4 · Cobertura todo riesgo",
+    ),
+    Passage("Incluye granizo e inundación.", "d3", "Anexo.html", 0.7, url="https://x.test/anexo"),
+]
+
+
+@pytest.fixture
+def upstream() -> Iterator[str]:
+    text = "Cubre daños propios [3]. También granizo [2]. Y otra vez daños [3]."
+    with serve_in_thread(create_mock(text=text)) as url:
+        yield url + "/v1"
+
+
+def test_citations_are_renumbered_in_order_of_use(
+    client: TestClient, tenant: Tenant, upstream: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def retrieve(session: object, turn: Turn) -> list[Passage]:
+        return list(PASSAGES)
+
+    monkeypatch.setattr(hooks, "retrieve", retrieve)
+    base = f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
+    patch = {
+        "model": {"provider": "openai", "name": "gpt-4o-mini", "base_url": upstream},
+        "guardrails": {"grounding": "off"},
+    }
+    client.patch(base, json=patch, headers=ADMIN)
+    client.post(f"{base}/publish", headers=ADMIN)
+    _, body = chat(client, tenant.production_key, tenant.agent_slug, "¿Qué cubre?")
+    content = body["choices"][0]["message"]["content"]
+    assert content.strip() == "Cubre daños propios [1]. También granizo [2]. Y otra vez daños [1]."
+    citations = body["sherlock"]["citations"]
+    assert [(c["n"], c["document_id"]) for c in citations] == [(1, "d3"), (2, "d2")]
+    assert citations[1]["page"] == 2
+    assert citations[1]["heading"] == "Cláusula 4 · Cobertura todo riesgo"
+    assert citations[0]["url"] == "https://x.test/anexo"
+    assert all(0 <= c["score"] <= 1 for c in citations)
