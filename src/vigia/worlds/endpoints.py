@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
 from vigia.db.session import get_db, session_scope
-from vigia.errors import Unauthorized, VigiaError
+from vigia.errors import RateLimited, Unauthorized, VigiaError
+from vigia.workspaces.ratelimit import get_rate_limiter, retry_after_header
 from vigia.worlds import conversations, personal, users
 from vigia.worlds.chat import prepare, run_lens, turn_events
 from vigia.worlds.models import WorldConversation, WorldUser
@@ -50,8 +51,20 @@ def current_user(request: Request, session: DB) -> WorldUser:
 CurrentUser = Annotated[WorldUser, Depends(current_user)]
 
 
+LOGIN_ATTEMPTS_PER_MINUTE = 10
+
+
 @router.post("/auth/login")
 def login(body: LoginRequest, response: Response, session: DB) -> dict[str, str]:
+    """Password login; at most 10 attempts a minute per user name (429 beyond)."""
+    wait = get_rate_limiter().acquire(
+        f"login:{body.username.casefold()}", LOGIN_ATTEMPTS_PER_MINUTE
+    )
+    if wait is not None:
+        raise RateLimited(
+            "too many login attempts; try again later",
+            headers={"Retry-After": retry_after_header(wait)},
+        )
     user, token = users.login(session, body.username, body.password)
     settings = get_settings()
     response.set_cookie(
