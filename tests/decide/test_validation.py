@@ -77,8 +77,14 @@ INVALID = {
     "example state over 4000 chars": _body(
         questions={"q": _question(examples=[{"state": "x" * 4001, "answer": "a"}])}
     ),
-    "4097 examples": _body(
-        questions={"q": _question(examples=[{"state": "x", "answer": "a"}] * 4097)}
+    "2049 examples": _body(
+        questions={"q": _question(examples=[{"state": "x", "answer": "a"}] * 2049)}
+    ),
+    "2050 examples in one request": _body(
+        questions={
+            "q1": _question(examples=[{"state": "x", "answer": "a"}] * 1025),
+            "q2": _question(examples=[{"state": "y", "answer": "a"}] * 1025),
+        }
     ),
 }
 
