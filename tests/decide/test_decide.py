@@ -38,6 +38,7 @@ def test_spec_example_answers_with_every_field(client: TestClient, headers: dict
     assert urgencia["value"] == pytest.approx(expected_value, abs=2e-3)
     assert urgencia["answer"] == max(urgencia["probabilities"], key=urgencia["probabilities"].get)
     assert reembolso["type"] == "binary"
+    assert reembolso["answer"] is True, "the message asks for its money back"
     assert reembolso["answer"] == (reembolso["probability"] >= 0.5)
     assert "probabilities" not in reembolso
     for answer in data["answers"].values():
@@ -212,3 +213,12 @@ def test_examples_answer_the_same_after_a_refit(
     monkeypatch.setattr(fewshot, "CLASSIFIERS", fewshot.ClassifierCache())
     refitted = _decide(client, headers, body)
     assert first["answers"] == refitted["answers"]
+
+
+def test_object_state_reads_the_message_before_the_metadata() -> None:
+    from vigia.decide.texts import render_state
+
+    state = {"canal": "chat", "mensaje": "Me cobraron dos veces y quiero mi dinero de vuelta"}
+    assert render_state(state) == (
+        "Me cobraron dos veces y quiero mi dinero de vuelta\ncanal: chat"
+    )

@@ -12,7 +12,13 @@ _QUESTION_MARKS = re.compile(r"[¿?¡!]+")
 
 
 def render_state(state: object) -> str:
-    """A state as one text: strings as they are, objects as ``key: value`` lines."""
+    """A state as one text: strings as they are, objects as lines.
+
+    In an object, prose values (four words or more, e.g. the customer's message) come first
+    and alone; short values follow as ``key: value``. Key names and metadata ahead of the
+    message diluted its embedding: ``canal: chat`` first turned a clear refund request into
+    a "no" for "¿Pide un reembolso?".
+    """
     if isinstance(state, str):
         return state.strip()
     lines: list[str] = []
@@ -22,7 +28,12 @@ def render_state(state: object) -> str:
 
 def _render(value: Any, lines: list[str], prefix: str) -> None:
     if isinstance(value, dict):
+        prose = [k for k, v in value.items() if isinstance(v, str) and len(v.split()) >= 4]
+        for key in prose:
+            lines.append(value[key].strip())
         for key, item in value.items():
+            if key in prose:
+                continue
             label = f"{prefix}{humanise(str(key))}"
             if isinstance(item, dict | list):
                 _render(item, lines, label + " ")
