@@ -70,3 +70,17 @@ def test_embedded_answer_quotes_facts_not_role_instructions(client: TestClient) 
     _, body = chat(client, tenant.production_key, tenant.agent_slug, "¿Qué vende Acme?")
     content = body["choices"][0]["message"]["content"]
     assert content == "Acme vende seguros de auto."
+
+
+def test_models_shows_the_name_of_the_version_the_key_runs(
+    client: TestClient, tenant: Tenant
+) -> None:
+    client.patch(
+        f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}",
+        json={"name": "Nombre nuevo"},
+        headers=ADMIN,
+    )
+    prod = client.get("/v1/models", headers={"Authorization": f"Bearer {tenant.production_key}"})
+    draft = client.get("/v1/models", headers={"Authorization": f"Bearer {tenant.draft_key}"})
+    assert prod.json()["data"][0]["name"] == tenant.agent_slug
+    assert draft.json()["data"][0]["name"] == "Nombre nuevo"

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent
-from vigia.agents.service import AgentRow, find_agent_row, list_agents
+from vigia.agents.service import AgentRow, find_agent_row, list_agents, resolve
 from vigia.db.session import session_scope
 from vigia.engine.events import EngineEvent, TurnResult
 from vigia.engine.pipeline import execute, prepare
@@ -51,7 +51,7 @@ def models(key: ChatKey) -> dict[str, Any]:
                 "object": "model",
                 "created": int(a.created_at.timestamp()),
                 "owned_by": "vigia",
-                "name": a.draft.get("name") or a.slug,
+                "name": resolve(session, a, key.env).config.name or a.slug,
             }
             for a in agents
         ]
