@@ -7,6 +7,7 @@ hand-made axes: what is tested is the index, not an embedding model.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import numpy as np
@@ -14,7 +15,9 @@ import pytest
 from sqlalchemy.orm import Session
 
 from vigia.db.session import get_engine
+from vigia.search import hybrid
 from vigia.search.protocol import Entry, SearchIndex
+from vigia.search.text import terms
 
 DIM = 8
 
@@ -43,6 +46,20 @@ def entries() -> list[Entry]:
             axis(0, 0, 0, 1),
         ),
     ]
+
+
+def bm25(query: list[str], words: dict[str, list[str]], key: str) -> float:
+    """BM25 of entry ``key`` among ``words`` (each entry's terms) as FTS5 computes it, by hand:
+    k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)) floored at 1e-6."""
+    avgdl = sum(len(w) for w in words.values()) / len(words)
+    score = 0.0
+    for term in query:
+        n = sum(term in w for w in words.values())
+        idf = math.log((len(words) - n + 0.5) / (n + 0.5))
+        tf = words[key].count(term)
+        norm = tf + 1.2 * (1 - 0.75 + 0.75 * len(words[key]) / avgdl)
+        score += (idf if idf > 0 else 1e-6) * tf * 2.2 / norm
+    return score
 
 
 class SearchIndexContract:
@@ -155,3 +172,36 @@ class SearchIndexContract:
     ) -> None:
         with pytest.raises(ValueError):
             filled.add(session, "kb:a", [Entry("x", "x", np.ones(DIM + 1, dtype=np.float32))])
+
+    def test_lexical_scores_are_fts5_bm25(self, filled: SearchIndex, session: Session) -> None:
+        hits = filled.search(session, ["kb:a"], "robo del vehículo cubre", None, 4, "lexical")
+        query = terms("robo vehiculo cubre")
+        words = {e.key: terms(e.text) for e in entries()}
+        assert [h.key for h in hits] == ["robo", "grua"]
+        assert [h.score for h in hits] == pytest.approx(
+            [bm25(query, words, "robo"), bm25(query, words, "grua")]
+        )
+
+    def test_lexical_scores_follow_removals(self, filled: SearchIndex, session: Session) -> None:
+        filled.remove(session, "kb:a", ["granizo"])
+        session.commit()
+        hits = filled.search(session, ["kb:a"], "robo del vehículo cubre", None, 4, "lexical")
+        query = terms("robo vehiculo cubre")
+        words = {e.key: terms(e.text) for e in entries() if e.key != "granizo"}
+        assert [h.score for h in hits] == pytest.approx(
+            [bm25(query, words, "robo"), bm25(query, words, "grua")]
+        )
+
+    def test_common_terms_are_left_out_once_the_posting_budget_is_spent(
+        self, index: SearchIndex, session: Session, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        vector = np.ones(4, dtype=np.float32)
+        common = [Entry(f"c{i}", "cobertura general del seguro", vector) for i in range(5)]
+        index.add(session, "kb:x", [*common, Entry("rare", "cobertura de granizo", vector)])
+        session.commit()
+        monkeypatch.setattr(hybrid, "POSTING_BUDGET", 3)
+        hits = index.search(session, ["kb:x"], "cobertura granizo", None, 10, mode="lexical")
+        assert [h.key for h in hits] == ["rare"]
+        monkeypatch.setattr(hybrid, "POSTING_BUDGET", 100)
+        hits = index.search(session, ["kb:x"], "cobertura granizo", None, 10, mode="lexical")
+        assert hits[0].key == "rare" and len(hits) == 6

@@ -25,7 +25,7 @@ def test_projected_search_finds_what_exact_search_finds() -> None:
     assert approx.coarse is not None and approx.coarse.shape == (3000, vectors.COARSE_DIM)
     overlap = []
     for i in range(20):
-        query = data[i * 7] + 0.2 * rng.standard_normal(data.shape[1]).astype(np.float32)
+        query = data[i * 7] + 0.2 * np.asarray(rng.standard_normal(data.shape[1]), np.float32)
         query /= np.linalg.norm(query)
         want = exact.top(query, 10)
         got = approx.top(query, 10)

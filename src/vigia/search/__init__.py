@@ -1,4 +1,5 @@
-"""Lexical + dense hybrid search behind one protocol (SQLite: FTS5 BM25 + float32 vectors)."""
+"""Lexical + dense hybrid search behind one protocol: BM25 (SQLite FTS5 or PostgreSQL tsvector)
+plus float32 vectors searched in memory, fused by reciprocal rank."""
 
 from vigia.search.protocol import Entry, Hit, SearchIndex
 from vigia.search.registry import index_for

@@ -1,8 +1,9 @@
 """Tables every search backend shares: collections and their entries' vectors.
 
-The lexical side is backend specific: on SQLite an FTS5 table ``search_fts`` whose rowid is
-``search_entries.id`` (created by migration ``0002_knowledge``); on PostgreSQL it would be
-a ``tsvector`` column with a GIN index (not written yet: see docs/knowledge.md).
+The lexical side is backend specific and written in SQL by its backend: on SQLite an FTS5
+table ``search_fts`` whose rowid is ``search_entries.id`` (migration ``0002_knowledge``); on
+PostgreSQL a table ``search_terms`` (a ``tsvector`` per entry, GIN index) and per-collection
+``search_totals`` (migration ``0006_search_postgres``).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ branch_labels = None
 depends_on = None
 
 # SQLite only: the lexical index of search entries (rowid = search_entries.id). The
-# PostgreSQL counterpart (a tsvector column with a GIN index) is a TODO in docs/knowledge.md.
+# PostgreSQL counterpart (tsvector terms with a GIN index) is migration 0006_search_postgres.
 FTS_DDL = (
     'CREATE VIRTUAL TABLE search_fts USING fts5(terms, tokenize = "unicode61 remove_diacritics 2")'
 )
