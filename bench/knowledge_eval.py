@@ -89,7 +89,12 @@ def main() -> None:
                 )
                 results[mode].append(rank)
             answer = compose(
-                ModelRequest(instructions="", message=item["q"], passages=passages, replies=replies)
+                ModelRequest(
+                    instructions="",
+                    message=item["q"],
+                    passages=passages,
+                    no_answer=replies.no_answer,
+                )
             )
             cited = [int(n) for n in re.findall(r"\[(\d+)\]", answer)]
             ok = bool(cited) and all(
@@ -103,7 +108,12 @@ def main() -> None:
         for question in spec["unanswerable"]:
             passages = search_knowledge(session, [kb], question, args.top_k)
             answer = compose(
-                ModelRequest(instructions="", message=question, passages=passages, replies=replies)
+                ModelRequest(
+                    instructions="",
+                    message=question,
+                    passages=passages,
+                    no_answer=replies.no_answer,
+                )
             )
             refused += answer == replies.no_answer
             if args.verbose and answer != replies.no_answer:

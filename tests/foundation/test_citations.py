@@ -1,17 +1,18 @@
 """Upstream answers: [n] markers map to passages, unused passages are dropped, numbers
-are consecutive in order of first use (the upstream is a local mock with a fixed text)."""
-
-from collections.abc import Iterator
+are consecutive in order of first use. The upstream agent's model is a fake with a fixed
+text (only its markers matter) and retrieval is replaced by fixed passages."""
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.conftest import Tenant, serve_in_thread
+from tests.conftest import Tenant
 from tests.foundation.helpers import ADMIN, chat
+from vigia.engine import pipeline
+from vigia.engine.stages.retrieval import Retrieval
 from vigia.engine.turn import Turn
-from vigia.knowledge import hooks
-from vigia.llm.mock_upstream import create_mock
+from vigia.llm.function import replying
 from vigia.llm.protocol import Passage
+from vigia.llm.registry import override_model
 
 PASSAGES = [
     Passage("Texto de la cláusula 1.", "d1", "Condiciones.pdf", 0.9, page=1, heading="Cláusula 1"),
@@ -27,28 +28,25 @@ PASSAGES = [
 ]
 
 
-@pytest.fixture
-def upstream() -> Iterator[str]:
-    text = "Cubre daños propios [3]. También granizo [2]. Y otra vez daños [3]."
-    with serve_in_thread(create_mock(text=text)) as url:
-        yield url + "/v1"
+UPSTREAM_TEXT = "Cubre daños propios [3]. También granizo [2]. Y otra vez daños [3]."
 
 
 def test_citations_are_renumbered_in_order_of_use(
-    client: TestClient, tenant: Tenant, upstream: str, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, tenant: Tenant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def retrieve(session: object, turn: Turn) -> list[Passage]:
-        return list(PASSAGES)
+    def retrieve(session: object, turn: Turn) -> Retrieval:
+        return Retrieval(list(PASSAGES))
 
-    monkeypatch.setattr(hooks, "retrieve", retrieve)
+    monkeypatch.setattr(pipeline, "retrieve", retrieve)
     base = f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
     patch = {
-        "model": {"provider": "openai", "name": "gpt-4o-mini", "base_url": upstream},
+        "model": {"provider": "openai", "name": "gpt-4o-mini", "base_url": "http://up.test/v1"},
         "guardrails": {"grounding": "off"},
     }
     client.patch(base, json=patch, headers=ADMIN)
     client.post(f"{base}/publish", headers=ADMIN)
-    _, body = chat(client, tenant.production_key, tenant.agent_slug, "¿Qué cubre?")
+    with override_model(replying(UPSTREAM_TEXT), name="gpt-4o-mini"):
+        _, body = chat(client, tenant.production_key, tenant.agent_slug, "¿Qué cubre?")
     content = body["choices"][0]["message"]["content"]
     assert content.strip() == "Cubre daños propios [1]. También granizo [2]. Y otra vez daños [1]."
     citations = body["sherlock"]["citations"]

@@ -9,7 +9,6 @@ from vigia.guardrails.checks import (
     OutputContext,
     check_message,
     check_reply,
-    configured_replies,
 )
 from vigia.guardrails.config import BlockedTopic, GuardrailsConfig
 from vigia.guardrails.verdict import Verdict
@@ -81,7 +80,7 @@ def config_with(**guardrails: object) -> AgentConfig:
 
 
 def context(config: AgentConfig, message: str = "", sources: tuple[str, ...] = ()) -> OutputContext:
-    return OutputContext(config.instructions, sources, message, configured_replies(config))
+    return OutputContext(config.instructions, sources, message, config.replies.texts())
 
 
 def test_grounding_rejects_a_claim_absent_from_the_instructions() -> None:

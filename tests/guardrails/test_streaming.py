@@ -1,25 +1,25 @@
 """End to end with the real ``openai`` SDK: a sentence that fails a guardrail never arrives.
 
-Vigia runs under uvicorn; the agent's model is a fake OpenAI-compatible upstream on
-loopback whose text matters here: it streams a grounded sentence, then a sentence leaking
-an e-mail address split across chunks, then more text.
+Vigia runs under uvicorn; the agent's upstream model is a fake whose text matters here: it
+streams a grounded sentence, then a sentence leaking an e-mail address split across
+chunks, then more text.
 """
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from openai import OpenAI
 
 from tests.conftest import Tenant, make_tenant
 from vigia.agents.models import Agent
-from vigia.agents.schemas import AgentPatch, ModelChoice
+from vigia.agents.schemas import AgentPatch
 from vigia.agents.service import publish, update_draft
 from vigia.db.session import session_scope
+from vigia.llm.function import FunctionModel
+from vigia.llm.registry import override_model
+from vigia.llm.settings import ModelSettings
 
 PIECES = [
     "Atendemos de lunes a viernes ",
@@ -29,53 +29,31 @@ PIECES = [
 ]
 
 
-class FakeUpstream(BaseHTTPRequestHandler):
-    calls = 0
-
-    def do_POST(self) -> None:
-        FakeUpstream.calls += 1
-        self.rfile.read(int(self.headers["Content-Length"]))
-        lines = []
-        for piece in PIECES:
-            chunk = {"choices": [{"index": 0, "delta": {"content": piece}}]}
-            lines.append(f"data: {json.dumps(chunk)}\n\n")
-        lines.append("data: [DONE]\n\n")
-        payload = "".join(lines).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: object) -> None:
-        return
-
-
-def agent_on(upstream: str, workspace: str) -> Tenant:
-    """A tenant whose published agent generates with the fake upstream."""
+def agent_on_upstream(workspace: str) -> Tenant:
+    """A tenant whose published agent generates with an upstream model (the fake)."""
     tenant = make_tenant(name=workspace, slug="asistente")
     with session_scope() as session:
         agent = session.get(Agent, tenant.agent_id)
         assert agent is not None
-        model = ModelChoice(provider="openai", name="upstream-model", base_url=upstream)
+        model = ModelSettings(
+            provider="openai", name="upstream-model", base_url="http://upstream.test/v1"
+        )
         update_draft(session, agent, AgentPatch(model=model))
         publish(session, agent)
     return tenant
 
 
 @pytest.fixture
-def upstream() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeUpstream)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+def upstream() -> Iterator[FunctionModel]:
+    with override_model(FunctionModel(lambda _: PIECES), name="upstream-model") as model:
+        assert isinstance(model, FunctionModel)
+        yield model
 
 
 def test_a_sentence_leaking_personal_data_never_reaches_the_stream(
-    live_server: str, upstream: str
+    live_server: str, upstream: FunctionModel
 ) -> None:
-    tenant = agent_on(upstream, "stream")
+    tenant = agent_on_upstream("stream")
     client = OpenAI(base_url=f"{live_server}/v1", api_key=tenant.production_key, max_retries=0)
     stream = client.chat.completions.create(
         model="asistente",
@@ -98,10 +76,9 @@ def test_a_sentence_leaking_personal_data_never_reaches_the_stream(
 
 
 def test_an_injection_is_answered_with_the_blocked_reply_and_never_reaches_the_model(
-    live_server: str, upstream: str
+    live_server: str, upstream: FunctionModel
 ) -> None:
-    tenant = agent_on(upstream, "inyeccion")
-    FakeUpstream.calls = 0
+    tenant = agent_on_upstream("inyeccion")
     client = OpenAI(base_url=f"{live_server}/v1", api_key=tenant.production_key, max_retries=0)
     completion = client.chat.completions.create(
         model="asistente",
@@ -112,4 +89,4 @@ def test_an_injection_is_answered_with_the_blocked_reply_and_never_reaches_the_m
     )
     sherlock = (completion.model_extra or {})["sherlock"]
     assert sherlock["status"] == "blocked" and sherlock["guardrails"] == ["injection"]
-    assert FakeUpstream.calls == 0
+    assert upstream.requests == []

@@ -16,9 +16,9 @@ from tests.knowledge.documents import policy_pdf
 from vigia.agents.schemas import AgentConfig, AgentPatch, Replies
 from vigia.agents.service import get_agent, publish, update_draft
 from vigia.db.session import session_scope
+from vigia.engine.stages.retrieval import retrieve
 from vigia.engine.turn import Turn, TurnRequest
 from vigia.knowledge import service
-from vigia.knowledge.hooks import retrieve
 from vigia.llm.embedded import compose
 from vigia.llm.protocol import ModelRequest, Passage
 from vigia.workspaces.service import find_workspace
@@ -118,8 +118,8 @@ def test_retrieve_searches_only_the_turns_workspace(tenant: Tenant) -> None:
     kb_id = _attach_policy(tenant, publish_it=False)
     other = make_tenant(name="otra", slug="otro")
     with session_scope() as session:
-        own = retrieve(session, _turn(tenant, [kb_id], QUESTION))
-        foreign = retrieve(session, _turn(other, [kb_id], QUESTION))
+        own = retrieve(session, _turn(tenant, [kb_id], QUESTION)).passages
+        foreign = retrieve(session, _turn(other, [kb_id], QUESTION)).passages
     assert len(own) == 3 and own[0].heading == "Cláusula 4 · Cobertura todo riesgo"
     assert foreign == []
 
@@ -172,11 +172,10 @@ def test_compose_is_deterministic() -> None:
 def test_compose_without_relevant_passages_gives_the_configured_reply() -> None:
     # Retrieval scores unrelated passages about 0.1 (no shared terms, low cosine).
     unrelated = [dataclasses.replace(p, score=0.1) for p in PASSAGES]
-    replies = Replies(no_answer="Eso no figura en la póliza.")
     request = ModelRequest(
         instructions="",
         message="¿Quién ganó el mundial de 1986?",
         passages=unrelated,
-        replies=replies,
+        no_answer="Eso no figura en la póliza.",
     )
     assert compose(request) == "Eso no figura en la póliza."

@@ -1,8 +1,8 @@
 """Short follow-ups are searched together with the previous user message."""
 
 from vigia.agents.schemas import AgentConfig
+from vigia.engine.stages.retrieval import search_query
 from vigia.engine.turn import Turn, TurnRequest
-from vigia.knowledge.hooks import search_query
 from vigia.llm.protocol import ChatMessage
 
 

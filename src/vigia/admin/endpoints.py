@@ -14,8 +14,8 @@ from vigia.agents import service as agents
 from vigia.agents.schemas import AgentCreate, AgentPatch
 from vigia.conversations import service as conversations
 from vigia.db.session import get_db
-from vigia.engine import budget
 from vigia.engine.runs import run_view
+from vigia.engine.stages import budget
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.models import Workspace
 

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator
 
 from vigia.guardrails.config import GuardrailsConfig
+from vigia.llm.settings import ModelSettings
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
@@ -36,20 +37,13 @@ class Replies(BaseModel):
     )
     greeting: str = Field(default="", max_length=2000)
 
-
-class ModelChoice(BaseModel):
-    """Which model generates: the embedded default or an OpenAI-compatible upstream."""
-
-    provider: Literal["embedded", "openai"] = "embedded"
-    name: str = Field(default="embedded", max_length=128)
-    base_url: str | None = Field(default=None, max_length=500)
-    api_key_env: str | None = Field(
-        default=None,
-        max_length=128,
-        description="Name of the environment variable that holds the upstream key.",
-    )
-    temperature: float = Field(default=0.2, ge=0, le=2)
-    max_tokens: int = Field(default=800, ge=1, le=32_000)
+    def texts(self) -> tuple[str, ...]:
+        """The configured texts that are set (a reply may repeat them without a source)."""
+        return tuple(
+            t
+            for t in (self.no_answer, self.blocked, self.safe_output, self.holding, self.greeting)
+            if t
+        )
 
 
 class AgentConfig(BaseModel):
@@ -57,7 +51,7 @@ class AgentConfig(BaseModel):
 
     name: str = Field(default="", max_length=120)
     instructions: str = Field(default="", max_length=40_000)
-    model: ModelChoice = Field(default_factory=ModelChoice)
+    model: ModelSettings = Field(default_factory=ModelSettings)
     memory_turns: int = Field(default=10, ge=0, le=100)
     replies: Replies = Field(default_factory=Replies)
     guardrails: GuardrailsConfig = Field(default_factory=GuardrailsConfig)
@@ -71,7 +65,7 @@ class AgentPatch(BaseModel):
 
     name: str | None = Field(default=None, max_length=120)
     instructions: str | None = Field(default=None, max_length=40_000)
-    model: ModelChoice | None = None
+    model: ModelSettings | None = None
     memory_turns: int | None = Field(default=None, ge=0, le=100)
     replies: Replies | None = None
     guardrails: GuardrailsConfig | None = None

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from datetime import datetime
+
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from vigia.conversations.models import Conversation, Message
+from vigia.db.base import table_of, utcnow
 from vigia.errors import Invalid, NotFound
 from vigia.llm.protocol import ChatMessage
 
@@ -79,3 +82,45 @@ def conversation_view(session: Session, conversation: Conversation) -> dict[str,
             for m in messages(session, conversation.id)
         ],
     }
+
+
+def record_exchange(
+    session: Session,
+    conversation_id: str,
+    messages: list[tuple[str, str]],
+    run_id: str,
+    *,
+    open_for: tuple[str, str] | None = None,
+    now: datetime | None = None,
+) -> None:
+    """Appends ``(role, content)`` messages of one run (Core inserts: every turn does this).
+
+    ``open_for=(workspace_id, agent_id)`` first creates the conversation.
+    """
+    now = now or utcnow()
+    if open_for is not None:
+        workspace_id, agent_id = open_for
+        session.execute(
+            insert(table_of(Conversation)).values(
+                id=conversation_id,
+                workspace_id=workspace_id,
+                agent_id=agent_id,
+                handoff=False,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+    if messages:
+        session.execute(
+            insert(table_of(Message)),
+            [
+                {
+                    "conversation_id": conversation_id,
+                    "role": role,
+                    "content": content,
+                    "run_id": run_id,
+                    "created_at": now,
+                }
+                for role, content in messages
+            ],
+        )

@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, MetaData, String
+from sqlalchemy import JSON, DateTime, MetaData, String, Table
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING = {
@@ -43,3 +43,10 @@ def id_column() -> Mapped[str]:
 
 def created_column() -> Mapped[datetime]:
     return mapped_column(default=utcnow)
+
+
+def table_of(model: type[Base]) -> Table:
+    """The Core table of a mapped class (for Core inserts on hot paths)."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table

@@ -47,3 +47,15 @@ class RunStage(Base):
     duration_ms: Mapped[float]
     outcome: Mapped[str] = mapped_column(String(32))
     detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class BudgetReservation(Base):
+    """Expected cost of a turn in flight, held against its workspace's budget until settled."""
+
+    __tablename__ = "budget_reservations"
+    __table_args__ = (Index("ix_budget_reservations_workspace", "workspace_id", "created_at"),)
+
+    run_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    amount_usd: Mapped[float]
+    created_at: Mapped[datetime] = created_column()

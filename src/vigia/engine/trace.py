@@ -1,15 +1,32 @@
-"""Run traces: each stage with its start, duration, outcome and detail."""
+"""Run traces: each stage with its start, duration, outcome and detail.
+
+``Trace.run`` wraps a stage: it times the call and records what the stage's typed outcome
+says about itself, so stages never touch the trace.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from vigia.db.base import utcnow
+
+
+class Outcome(Protocol):
+    """What every stage returns: a short outcome and a detail for the trace."""
+
+    @property
+    def outcome(self) -> str: ...
+
+    def detail(self) -> dict[str, Any]: ...
+
+
+P = ParamSpec("P")
+StageOutcome = TypeVar("StageOutcome", bound=Outcome)
 
 
 @dataclass
@@ -27,8 +44,19 @@ class Trace:
     def __init__(self) -> None:
         self.stages: list[StageRecord] = []
 
+    def run(
+        self, name: str, stage: Callable[P, StageOutcome], *args: P.args, **kwargs: P.kwargs
+    ) -> StageOutcome:
+        """Runs ``stage`` and records it under ``name`` (an exception is recorded as error)."""
+        with self.timed(name) as record:
+            result = stage(*args, **kwargs)
+            record.outcome = result.outcome
+            record.detail = result.detail()
+        return result
+
     @contextmanager
-    def stage(self, name: str) -> Iterator[StageRecord]:
+    def timed(self, name: str) -> Iterator[StageRecord]:
+        """A record for ``name`` timed over the block."""
         record = StageRecord(name=name, started_at=utcnow())
         start = time.perf_counter()
         try:
@@ -39,8 +67,7 @@ class Trace:
             raise
         finally:
             record.duration_ms += (time.perf_counter() - start) * 1000
-            if record not in self.stages:
-                self.stages.append(record)
+            self.add(record)
 
     def add(self, record: StageRecord) -> None:
         if record not in self.stages:

@@ -1,10 +1,12 @@
-"""What one agent turn carries through the pipeline's stages."""
+"""What one agent turn carries through the pipeline's stages: its request and its state."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from vigia.agents.schemas import AgentConfig
+from vigia.engine.trace import Trace
 from vigia.llm.protocol import ChatMessage, Passage
 
 
@@ -23,9 +25,17 @@ class TurnRequest:
     streamed: bool = False
 
 
+@dataclass(frozen=True)
+class EarlyAnswer:
+    """A turn that ends before generation: blocked input, paused budget or handoff."""
+
+    status: str
+    content: str = ""
+
+
 @dataclass
 class Turn:
-    """The turn as the stages see and fill it."""
+    """The turn as the stages see and fill it; all per-turn state lives here."""
 
     request: TurnRequest
     run_id: str
@@ -35,6 +45,14 @@ class Turn:
     new_conversation: bool
     history: list[ChatMessage] = field(default_factory=list)
     passages: list[Passage] = field(default_factory=list)
+    trace: Trace = field(default_factory=Trace)
+    started: float = field(default_factory=time.perf_counter)
+    early: EarlyAnswer | None = None
+    budget_alert: bool = False
+    reserved_usd: float = 0.0
+    """Expected cost held against the workspace budget until the turn is settled."""
+    triggered: list[str] = field(default_factory=list)
+    """Names of the guardrails that fired, in order, each once."""
 
     @property
     def message(self) -> str:
@@ -47,3 +65,11 @@ class Turn:
     @property
     def agent_id(self) -> str:
         return self.request.agent_id
+
+    def note_fired(self, names: list[str]) -> None:
+        """Records guardrails that fired (each name once)."""
+        self.triggered += [n for n in names if n not in self.triggered]
+
+    @property
+    def elapsed_ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000

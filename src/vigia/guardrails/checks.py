@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
-from vigia.agents.schemas import AgentConfig
 from vigia.guardrails.config import GuardrailsConfig, Mode
 from vigia.guardrails.grounding import ClaimSupport, SupportIndex, assess_many, build_index
 from vigia.guardrails.injection import detect_injection
@@ -19,6 +19,17 @@ from vigia.guardrails.judge import judge_available, judge_claims
 from vigia.guardrails.pii import find_personal_data
 from vigia.guardrails.topics import find_topics
 from vigia.guardrails.verdict import Verdict
+from vigia.llm.settings import ModelSettings
+
+
+class GuardedAgent(Protocol):
+    """What the output checks read of an agent's configuration."""
+
+    @property
+    def guardrails(self) -> GuardrailsConfig: ...
+
+    @property
+    def model(self) -> ModelSettings: ...
 
 
 def verdict(
@@ -102,11 +113,6 @@ class OutputContext:
         )
 
 
-def configured_replies(config: AgentConfig) -> tuple[str, ...]:
-    r = config.replies
-    return tuple(t for t in (r.no_answer, r.blocked, r.safe_output, r.holding, r.greeting) if t)
-
-
 def _canonical(value: str) -> str:
     return re.sub(r"[^0-9a-z@.]", "", value.lower())
 
@@ -134,7 +140,7 @@ def check_personal_data(sentences: list[str], mode: Mode, context: OutputContext
 
 def check_grounding(
     sentences: list[str],
-    config: AgentConfig,
+    config: GuardedAgent,
     context: OutputContext,
     index: SupportIndex | None = None,
 ) -> Verdict:
@@ -181,7 +187,7 @@ def _rejudge(claim: ClaimSupport, supported: bool) -> ClaimSupport:
 
 def check_reply(
     sentences: list[str],
-    config: AgentConfig,
+    config: GuardedAgent,
     context: OutputContext,
     index: SupportIndex | None = None,
 ) -> list[Verdict]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import re
 
-from vigia.agents.schemas import ModelChoice
 from vigia.errors import VigiaError
 from vigia.llm.protocol import ModelRequest, TextChunk
 from vigia.llm.registry import model_for
+from vigia.llm.settings import ModelSettings
 
 MAX_REFERENCE_CHARS = 24_000
 JUDGE_INSTRUCTIONS = (
@@ -25,12 +25,12 @@ JUDGE_INSTRUCTIONS = (
 )
 
 
-def judge_available(choice: ModelChoice) -> bool:
+def judge_available(choice: ModelSettings) -> bool:
     """The judge needs an OpenAI-compatible model: the embedded default cannot judge."""
     return choice.provider == "openai" and bool(choice.base_url)
 
 
-def judge_claims(choice: ModelChoice, claims: list[str], references: str) -> list[bool] | None:
+def judge_claims(choice: ModelSettings, claims: list[str], references: str) -> list[bool] | None:
     """Whether each claim is supported, by the agent's model; None if it could not say."""
     if not claims:
         return []
@@ -39,7 +39,9 @@ def judge_claims(choice: ModelChoice, claims: list[str], references: str) -> lis
     request = ModelRequest(
         instructions=JUDGE_INSTRUCTIONS,
         message=message,
-        choice=choice.model_copy(update={"temperature": 0.0, "max_tokens": 40 + 20 * len(claims)}),
+        settings=choice.model_copy(
+            update={"temperature": 0.0, "max_tokens": 40 + 20 * len(claims)}
+        ),
     )
     try:
         model = model_for(choice)

@@ -79,3 +79,18 @@ def search_knowledge(
             )
         )
     return passages
+
+
+def search_workspace(
+    session: Session, workspace_id: str, kb_ids: Sequence[str], query: str, limit: int = 5
+) -> list[Passage]:
+    """``search_knowledge`` over the listed knowledge bases that belong to ``workspace_id``."""
+    ids = list(dict.fromkeys(kb_ids))
+    kbs = list(
+        session.scalars(
+            select(KnowledgeBase)
+            .where(KnowledgeBase.id.in_(ids), KnowledgeBase.workspace_id == workspace_id)
+            .order_by(KnowledgeBase.id)
+        )
+    )
+    return search_knowledge(session, kbs, query, limit)

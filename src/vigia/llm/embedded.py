@@ -20,7 +20,7 @@ import numpy as np
 from vigia.embeddings import get_embedder
 from vigia.language import content_terms, sentences, words
 from vigia.llm.protocol import ModelEvent, ModelRequest, Passage, TextChunk, Usage
-from vigia.llm.tokens import count_tokens
+from vigia.llm.tokens import count_tokens, prompt_tokens
 
 GREETINGS = frozenset({"hola", "buenas", "buen", "hello", "hi", "hey", "ola", "oi", "bom"})
 MAX_SENTENCES = 3
@@ -40,14 +40,6 @@ class _Candidate:
     cite: int | None
     score: float
     order: int
-
-
-def prompt_tokens(request: ModelRequest) -> int:
-    """Tokens the request would take as a chat prompt (instructions, memory, passages)."""
-    parts = [request.instructions, request.message]
-    parts += [m.content for m in request.history]
-    parts += [p.text for p in request.passages]
-    return sum(count_tokens(p) for p in parts) + 4 * (len(request.history) + 2)
 
 
 def _overlap(query: set[str], sentence: str) -> float:
@@ -144,12 +136,12 @@ def _render(chosen: list[_Candidate]) -> str:
 def compose(request: ModelRequest) -> str:
     """The answer text for ``request``."""
     folded = words(request.message)
-    if request.replies.greeting and folded and folded[0] in GREETINGS and len(folded) <= 4:
-        return request.replies.greeting
+    if request.greeting and folded and folded[0] in GREETINGS and len(folded) <= 4:
+        return request.greeting
     chosen = _from_passages(request) if request.passages else []
     if not chosen:
         chosen = _from_instructions(request)
-    return _render(chosen) if chosen else request.replies.no_answer
+    return _render(chosen) if chosen else request.no_answer
 
 
 class EmbeddedModel:

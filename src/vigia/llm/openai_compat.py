@@ -117,8 +117,8 @@ class OpenAIChatModel:
         body: dict[str, Any] = {
             "model": self.name,
             "messages": chat_messages(request),
-            "temperature": request.choice.temperature,
-            "max_tokens": request.choice.max_tokens,
+            "temperature": request.settings.temperature,
+            "max_tokens": request.settings.max_tokens,
             "stream": stream,
         }
         if stream:

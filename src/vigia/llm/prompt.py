@@ -32,7 +32,7 @@ def chat_messages(request: ModelRequest) -> list[dict[str, str]]:
             where = " · ".join(x for x in (p.document, p.heading or "") if x)
             blocks.append(f"[{n}] ({where})\n{p.text}")
         rules = CITE_RULES.get(request.language, CITE_RULES["es"])
-        system += "\n\n" + rules.format(no_answer=request.replies.no_answer)
+        system += "\n\n" + rules.format(no_answer=request.no_answer)
         system += "\n\nFuentes:\n" + "\n\n".join(blocks)
     messages = [{"role": "system", "content": system}] if system else []
     for m in request.history:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from vigia.agents.schemas import ModelChoice, Replies
+from vigia.llm.settings import ModelSettings
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,10 @@ class ModelRequest:
     message: str
     history: list[ChatMessage] = field(default_factory=list)
     passages: list[Passage] = field(default_factory=list)
-    replies: Replies = field(default_factory=Replies)
-    choice: ModelChoice = field(default_factory=ModelChoice)
+    no_answer: str = ""
+    """What to answer when the passages and instructions do not answer the message."""
+    greeting: str = ""
+    settings: ModelSettings = field(default_factory=ModelSettings)
     language: str = "es"
     incremental: bool = True
     """False when the caller wants the whole answer at once (providers may skip streaming)."""

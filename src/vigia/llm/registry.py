@@ -1,25 +1,54 @@
-"""Resolves an agent's model choice into a ``Model``."""
+"""Resolves model settings into a ``Model``; tests may override it in-process."""
 
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from vigia.agents.schemas import ModelChoice
 from vigia.config import get_settings
 from vigia.errors import Invalid
 from vigia.llm.embedded import EmbeddedModel
 from vigia.llm.openai_compat import OpenAIChatModel, provider_for
 from vigia.llm.protocol import Model
+from vigia.llm.settings import ModelSettings
 
 _EMBEDDED = EmbeddedModel()
+_overrides: dict[str | None, Model] = {}
+_lock = threading.Lock()
 
 
-def model_for(choice: ModelChoice) -> Model:
-    """The model that serves ``choice``; the embedded default needs nothing configured."""
-    if choice.provider == "embedded":
+def model_for(settings: ModelSettings) -> Model:
+    """The model that serves ``settings``; the embedded default needs nothing configured."""
+    if _overrides:
+        override = _overrides.get(settings.name) or _overrides.get(None)
+        if override is not None and settings.provider != "embedded":
+            return override
+    if settings.provider == "embedded":
         return _EMBEDDED
-    if not choice.base_url:
+    if not settings.base_url:
         raise Invalid("an OpenAI-compatible model needs a base_url")
-    key = os.environ.get(choice.api_key_env) if choice.api_key_env else None
-    provider = provider_for(choice.base_url, key, get_settings().upstream_timeout_s)
-    return OpenAIChatModel(provider, choice.name)
+    key = os.environ.get(settings.api_key_env) if settings.api_key_env else None
+    provider = provider_for(settings.base_url, key, get_settings().upstream_timeout_s)
+    return OpenAIChatModel(provider, settings.name)
+
+
+@contextmanager
+def override_model(model: Model, name: str | None = None) -> Iterator[Model]:
+    """Serves upstream agents whose model is called ``name`` (any, when None) with ``model``.
+
+    For tests and evaluations in this process: the agent keeps its configuration, only the
+    model behind it is swapped (the embedded default is never overridden).
+    """
+    with _lock:
+        previous = _overrides.get(name)
+        _overrides[name] = model
+    try:
+        yield model
+    finally:
+        with _lock:
+            if previous is None:
+                _overrides.pop(name, None)
+            else:
+                _overrides[name] = previous

@@ -22,7 +22,6 @@ from vigia.errors import NotFound
 from vigia.guardrails.checks import (
     OutputContext,
     check_reply,
-    configured_replies,
     output_guardrails_active,
 )
 from vigia.guardrails.grounding import reply_sentences
@@ -72,7 +71,7 @@ def evaluate(config: AgentConfig, request: ReviewRequest) -> dict[str, object]:
         instructions=instructions,
         sources=(request.sources,) if request.sources else (),
         message=request.message,
-        replies=configured_replies(config),
+        replies=config.replies.texts(),
         recent=request.recentConversation or "",
     )
     active = output_guardrails_active(guard)

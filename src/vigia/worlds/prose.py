@@ -37,10 +37,10 @@ def rewrite(question: str, answer: Answer) -> str | None:
     settings = ProseSettings()
     if not settings.base_url or not settings.model or not answer.sentences:
         return None
-    from vigia.agents.schemas import ModelChoice
     from vigia.llm.registry import model_for
+    from vigia.llm.settings import ModelSettings
 
-    choice = ModelChoice(
+    choice = ModelSettings(
         provider="openai",
         name=settings.model,
         base_url=settings.base_url,
@@ -57,7 +57,7 @@ def rewrite(question: str, answer: Answer) -> str | None:
                 instructions=INSTRUCTIONS,
                 message=question,
                 passages=passages,
-                choice=choice,
+                settings=choice,
                 language="en",
             )
         )

@@ -1,0 +1,101 @@
+"""The generation stage: the model answers, and each sentence passes the output guardrails.
+
+Sentences are released one by one as they are complete and checked; citation markers are
+renumbered in order of use. When a sentence is blocked the reply stops there and the
+agent's safe-output text follows what was already sent.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator, Iterator
+from typing import Any
+
+from vigia.db.base import utcnow
+from vigia.engine.citations import CitationMap
+from vigia.engine.cost import Meter
+from vigia.engine.events import TextDelta
+from vigia.engine.stages.input_guardrails import verdict_detail
+from vigia.engine.stages.output_guardrails import OutputChecker
+from vigia.engine.stages.sentences import SentenceBuffer
+from vigia.engine.trace import StageRecord
+from vigia.engine.turn import Turn
+from vigia.llm.protocol import Model, ModelRequest
+from vigia.llm.registry import model_for
+
+
+def model_request(turn: Turn) -> ModelRequest:
+    """What the model gets for the turn."""
+    config = turn.config
+    return ModelRequest(
+        instructions=config.instructions,
+        message=turn.message,
+        history=turn.history,
+        passages=turn.passages,
+        no_answer=config.replies.no_answer,
+        greeting=config.replies.greeting,
+        settings=config.model,
+        language=config.language,
+        incremental=turn.request.streamed,
+    )
+
+
+class Generation:
+    """One turn's generation; iterate ``stream()``, then read status, content and usage."""
+
+    def __init__(self, turn: Turn, model: Model | None = None) -> None:
+        self.turn = turn
+        self.model = model or model_for(turn.config.model)
+        self.meter = Meter(self.model, model_request(turn))
+        self.checker = OutputChecker(turn)
+        self.citations = CitationMap(turn.passages)
+        self.status = "ok"
+        self.content = ""
+        self.record = StageRecord("generation", utcnow(), detail={"model": self.model.name})
+        self.checks = StageRecord("output_guardrails", utcnow())
+        self._fired: list[dict[str, Any]] = []
+
+    def _release(self, sentence: str) -> str | None:
+        """The sentence as sent (markers renumbered), or None when a check blocks it."""
+        t0 = time.perf_counter()
+        fired = self.checker.check(sentence)
+        self.checks.duration_ms += (time.perf_counter() - t0) * 1000
+        self.turn.note_fired([v.name for v in fired])
+        self._fired += verdict_detail(fired)
+        if any(v.blocking for v in fired):
+            self.status = "blocked"
+            self.checks.outcome = "blocked"
+            return None
+        return self.citations.rewrite(sentence)
+
+    def _sentences(self) -> Generator[str]:
+        buffer = SentenceBuffer()
+        for chunk in self.meter.stream():
+            yield from buffer.feed(chunk.text)
+        yield from buffer.flush()
+
+    def stream(self) -> Iterator[TextDelta]:
+        """Checked text; the records' durations split model time from check time."""
+        started = time.perf_counter()
+        sentences = self._sentences()
+        try:
+            for sentence in sentences:
+                text = self._release(sentence)
+                if text is None:
+                    break
+                self.content += text
+                yield TextDelta(text)
+        except Exception as error:
+            self.record.outcome = "error"
+            self.record.detail["error"] = getattr(error, "code", type(error).__name__)
+            raise
+        finally:
+            sentences.close()
+            total = (time.perf_counter() - started) * 1000
+            self.record.duration_ms = total - self.checks.duration_ms
+            self.checks.detail = {"fired": self._fired}
+        if self.status == "blocked":
+            safe = self.turn.config.replies.safe_output
+            separator = " " if self.content and not self.content.endswith((" ", "\n")) else ""
+            self.content += separator + safe
+            yield TextDelta(separator + safe)

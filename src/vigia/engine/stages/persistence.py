@@ -1,0 +1,97 @@
+"""The persistence stage: a finished turn (messages, run, stages) in one transaction.
+
+Core ``INSERT``s (not the ORM unit of work): this runs on every turn. The run's budget
+reservation is settled in the same transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.orm import Session
+
+from vigia.conversations import service as conversations
+from vigia.db.base import table_of, utcnow
+from vigia.db.session import session_scope
+from vigia.engine.events import TurnResult
+from vigia.engine.models import Run, RunStage
+from vigia.engine.stages.budget import settle
+from vigia.engine.turn import Turn
+
+
+def _run_values(turn: Turn, model: str) -> dict[str, Any]:
+    request = turn.request
+    return {
+        "id": turn.run_id,
+        "workspace_id": request.workspace_id,
+        "agent_id": request.agent_id,
+        "conversation_id": turn.conversation_id,
+        "key_id": request.key_id,
+        "channel": request.channel,
+        "env": request.env,
+        "version": turn.version,
+        "model": model,
+        "streamed": request.streamed,
+        "duration_ms": round(turn.elapsed_ms, 3),
+        "status": "ok",
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "cost_usd": 0.0,
+        "budget_alert": False,
+        "error": None,
+        "created_at": utcnow(),
+    }
+
+
+def _write_run(session: Session, turn: Turn, run: dict[str, Any]) -> None:
+    session.execute(insert(table_of(Run)), [run])
+    stages = [
+        {
+            "run_id": run["id"],
+            "seq": i,
+            "name": s.name,
+            "started_at": s.started_at,
+            "duration_ms": round(s.duration_ms, 3),
+            "outcome": s.outcome,
+            "detail": s.detail,
+        }
+        for i, s in enumerate(turn.trace.stages)
+    ]
+    if stages:
+        session.execute(insert(table_of(RunStage)), stages)
+    if turn.reserved_usd:
+        settle(session, turn.run_id)
+
+
+def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
+    """Stores the conversation turn and its run. A blocked input is never stored as a message."""
+    request = turn.request
+    with session_scope() as session:
+        run = _run_values(turn, model)
+        run.update(
+            status=result.status,
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+            cost_usd=result.cost_usd,
+            budget_alert=result.budget_alert,
+        )
+        input_blocked = result.status == "blocked" and any(
+            s.name == "input_guardrails" and s.outcome == "blocked" for s in turn.trace.stages
+        )
+        messages = [] if input_blocked else [("user", request.message)]
+        if result.content and not input_blocked:
+            messages.append(("assistant", result.content))
+        opened = (request.workspace_id, request.agent_id) if turn.new_conversation else None
+        conversations.record_exchange(
+            session, turn.conversation_id, messages, turn.run_id, open_for=opened
+        )
+        _write_run(session, turn, run)
+
+
+def save_failed_run(turn: Turn, model: str, error: str) -> None:
+    """Records a run whose model failed; no message is stored."""
+    with session_scope() as session:
+        run = _run_values(turn, model)
+        run.update(status="error", error=error[:2000])
+        _write_run(session, turn, run)
