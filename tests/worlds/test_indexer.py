@@ -17,8 +17,8 @@ from vigia.worlds.graph import upstream
 from vigia.worlds.indexer import IndexReport, index_world
 from vigia.worlds.jcl import extract_jcl
 from vigia.worlds.models import WorldEdge, WorldEntity
-from vigia.worlds.search import SqlLikeSearch, WorldSearch, query_terms, search_backend
-from vigia.worlds.search_sqlite import SqliteFtsSearch
+from vigia.worlds.search import SqlLikeSearch, WorldSearch, query_terms
+from vigia.worlds.search_sqlite import SqliteFtsSearch, search_backend
 
 
 def test_payroll_world_meets_the_acceptance_shape(payroll: IndexReport) -> None:

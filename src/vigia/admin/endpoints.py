@@ -9,11 +9,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from vigia.admin import schemas
-from vigia.admin.auth import Admin
 from vigia.agents import service as agents
 from vigia.agents.schemas import AgentCreate, AgentPatch
 from vigia.conversations import service as conversations
 from vigia.db.session import get_db
+from vigia.deps import Admin
 from vigia.engine.runs import run_view
 from vigia.engine.stages import budget
 from vigia.workspaces import service as workspaces

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from vigia.agents.models import Agent, AgentVersion
 from vigia.agents.schemas import AgentConfig, AgentCreate, AgentPatch
 from vigia.errors import Conflict, NotFound
-from vigia.workspaces.models import Workspace
+from vigia.workspaces.service import Workspace
 
 
 def create_agent(session: Session, workspace: Workspace, spec: AgentCreate) -> Agent:

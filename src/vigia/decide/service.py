@@ -26,9 +26,9 @@ from vigia.decide.schemas import (
     Usage,
 )
 from vigia.decide.texts import humanise, level_text, option_text, render_state, statement
-from vigia.errors import NotFound, QuotaExceeded
+from vigia.errors import QuotaExceeded
 from vigia.llm.tokens import count_tokens
-from vigia.workspaces.models import Workspace
+from vigia.workspaces.limits import decide_quota
 
 Kind = Literal["choice", "scale", "binary"]
 
@@ -195,13 +195,6 @@ def request_tokens(request: DecideRequest) -> int:
     return total
 
 
-def _workspace_quota(session: Session, workspace_id: str) -> int:
-    workspace = session.get(Workspace, workspace_id)
-    if workspace is None:
-        raise NotFound("workspace not found")
-    return workspace.decide_quota_tokens
-
-
 def _refuse(tokens: int, used: int, quota: int) -> QuotaExceeded:
     return QuotaExceeded(
         f"monthly decide quota exceeded: this request needs {tokens} tokens, "
@@ -211,7 +204,7 @@ def _refuse(tokens: int, used: int, quota: int) -> QuotaExceeded:
 
 def charge_quota(session: Session, workspace_id: str, tokens: int) -> tuple[int, int]:
     """Counts ``tokens`` against this month's quota; (tokens this month, quota) or 429."""
-    quota = _workspace_quota(session, workspace_id)
+    quota = decide_quota(session, workspace_id)
     month = repository.current_month()
     total = repository.charge(session, workspace_id, month, tokens, quota)
     if total is None:
@@ -221,7 +214,7 @@ def charge_quota(session: Session, workspace_id: str, tokens: int) -> tuple[int,
 
 def precheck_quota(session: Session, workspace_id: str, tokens: int) -> None:
     """Refuses early (without running the model) a request that cannot fit this month."""
-    quota = _workspace_quota(session, workspace_id)
+    quota = decide_quota(session, workspace_id)
     used = repository.used(session, workspace_id, repository.current_month())
     if used + tokens > quota:
         raise _refuse(tokens, used, quota)

@@ -56,5 +56,6 @@ class Meter:
 
     @property
     def cost_usd(self) -> float:
+        """Priced as the configured model (the one the price table names)."""
         usage = self.usage
-        return cost_usd(self.model.name, usage.prompt_tokens, usage.completion_tokens)
+        return cost_usd(self.request.settings.name, usage.prompt_tokens, usage.completion_tokens)

@@ -27,7 +27,7 @@ from vigia.engine.stages.retrieval import retrieve
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import EarlyAnswer, Turn, TurnRequest
 from vigia.errors import NotFound, UpstreamError
-from vigia.workspaces.budgets import budget_row
+from vigia.workspaces.limits import budget_row
 
 AgentLocator = Callable[[Session], AgentRow | None]
 

@@ -11,8 +11,8 @@ from fastapi import APIRouter, Depends, File, Form, Request, Response, UploadFil
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from vigia.admin.auth import Admin
 from vigia.db.session import get_db
+from vigia.deps import Admin
 from vigia.errors import TooLarge
 from vigia.knowledge import schemas, service
 from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument

@@ -15,9 +15,8 @@ import numpy as np
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from vigia.agents.models import Agent
 from vigia.agents.schemas import AgentConfig, AgentPatch
-from vigia.agents.service import update_draft
+from vigia.agents.service import Agent, update_draft
 from vigia.db.base import utcnow
 from vigia.embeddings import Vectors
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge
@@ -26,7 +25,7 @@ from vigia.knowledge.embedding import BATCH, DEFAULT_EMBEDDER, EMBEDDERS, embedd
 from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
 from vigia.knowledge.parsers import document_kind, parse_document
 from vigia.search import Entry, index_for
-from vigia.workspaces.models import Workspace
+from vigia.workspaces.service import Workspace
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 MAX_NAME_CHARS = 255

@@ -24,7 +24,8 @@ from vigia.worlds.cobol.preprocess import preprocess
 from vigia.worlds.graph_types import Extraction
 from vigia.worlds.jcl import extract_jcl
 from vigia.worlds.models import World, WorldChunk, WorldEdge, WorldEntity, WorldFile
-from vigia.worlds.search import WorldSearch, search_backend
+from vigia.worlds.search import WorldSearch
+from vigia.worlds.search_sqlite import search_backend
 from vigia.worlds.treesitter import extract_code
 
 MAX_FILE_BYTES = 5 * 1024 * 1024

@@ -212,12 +212,3 @@ class SqlLikeSearch:
             )
         hits.sort(key=lambda h: (-h.score, h.path, h.line_start))
         return hits[:limit]
-
-
-def search_backend(session: Session) -> WorldSearch:
-    """FTS5 on SQLite; the portable fallback elsewhere (PostgreSQL tsvector: TODO)."""
-    if session.get_bind().dialect.name == "sqlite":
-        from vigia.worlds.search_sqlite import SqliteFtsSearch
-
-        return SqliteFtsSearch()
-    return SqlLikeSearch()

@@ -13,7 +13,7 @@ from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 
 from vigia.worlds.models import WorldChunk
-from vigia.worlds.search import ChunkHit
+from vigia.worlds.search import ChunkHit, SqlLikeSearch, WorldSearch
 
 _SEQUENCE_AREA = re.compile(r"^\d{6}", re.MULTILINE)
 
@@ -87,3 +87,10 @@ class SqliteFtsSearch:
             params,
         )
         return [ChunkHit(r[0], r[1], r[2], r[3], r[4], -float(r[5])) for r in rows]
+
+
+def search_backend(session: Session) -> WorldSearch:
+    """FTS5 on SQLite; the portable fallback elsewhere (PostgreSQL tsvector: TODO)."""
+    if session.get_bind().dialect.name == "sqlite":
+        return SqliteFtsSearch()
+    return SqlLikeSearch()

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from vigia.db.base import table_of, utcnow
 from vigia.engine.models import BudgetReservation, Run
-from vigia.workspaces.budgets import budget_row
+from vigia.workspaces.limits import budget_row
 
 EXCEEDED_MESSAGE = "El servicio alcanzó su límite de uso mensual. Contactá al administrador."
 RESERVATION_TTL = timedelta(minutes=15)

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 
 from vigia.worlds.graph import entities_named, label
 from vigia.worlds.models import WorldEntity
-from vigia.worlds.search import ChunkHit, best_line, query_terms, search_backend
+from vigia.worlds.search import ChunkHit, best_line, query_terms
+from vigia.worlds.search_sqlite import search_backend
 
 KIND_ORDER = {
     "paragraph": 0,

@@ -1,4 +1,4 @@
-"""A workspace's budget settings as the engine reads them on every turn (Core, no ORM)."""
+"""A workspace's limits as other packages read them: budget settings (every turn) and quota."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
+from vigia.errors import NotFound
 from vigia.workspaces.models import Workspace
 
 
@@ -25,3 +26,13 @@ def budget_row(
     if lock:
         query = query.with_for_update(key_share=True)
     return session.connection().execute(query).first()
+
+
+def decide_quota(session: Session, workspace_id: str) -> int:
+    """The workspace's monthly token quota for the decide API."""
+    quota = session.scalar(
+        select(Workspace.decide_quota_tokens).where(Workspace.id == workspace_id)
+    )
+    if quota is None:
+        raise NotFound("workspace not found")
+    return int(quota)

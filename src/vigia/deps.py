@@ -1,4 +1,4 @@
-"""Admin token check for the admin API."""
+"""FastAPI dependency aliases every surface shares (``Db``, ``Admin``); imports no domain."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import hmac
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
+from vigia.db.session import get_db
 from vigia.errors import Unauthorized
 
 
@@ -21,3 +23,4 @@ def require_admin(request: Request) -> None:
 
 
 Admin = Annotated[None, Depends(require_admin)]
+Db = Annotated[Session, Depends(get_db)]
