@@ -1,15 +1,21 @@
-"""The demo workspace created by ``vigia demo``: one agent, every guardrail on, fresh keys."""
+"""The demo workspace created by ``vigia demo``: one agent, every guardrail on, fresh keys.
+
+The agent's knowledge is the sample documents shipped beside this module (Spanish, about
+Vigia itself: Markdown and one PDF), loaded once; ``sample_question`` is answered by them.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from vigia.agents import service as agents
-from vigia.agents.schemas import AgentCreate
+from vigia.agents.schemas import AgentConfig, AgentCreate
 from vigia.config import get_settings
 from vigia.errors import NotFound
+from vigia.knowledge import service as knowledge
 from vigia.workspaces import service as workspaces
 
 WORKSPACE = "demo"
@@ -21,6 +27,19 @@ INSTRUCTIONS = (
     "publicada del agente y las de borrador usan el borrador. Los guardrails revisan cada "
     "mensaje de entrada y cada frase de la respuesta antes de enviarla."
 )
+SAMPLES = Path(__file__).parent / "knowledge"
+SAMPLE_QUESTION = "¿Qué versión del agente usan las claves de borrador?"
+
+
+def _load_samples(session: Session, workspace: workspaces.Workspace, agent: Any) -> None:
+    """Adds the sample documents to the agent's draft knowledge and publishes it, once."""
+    if AgentConfig.model_validate(agent.draft).knowledge_bases:
+        return
+    kb = knowledge.agent_knowledge_base(session, workspace, agent)
+    for path in sorted(SAMPLES.iterdir()):
+        if path.suffix in (".md", ".pdf"):
+            knowledge.add_document(session, kb, path.name, path.read_bytes())
+    agents.publish(session, agent)
 
 
 def ensure_demo(session: Session) -> dict[str, Any]:
@@ -35,6 +54,7 @@ def ensure_demo(session: Session) -> dict[str, Any]:
         spec = AgentCreate(slug=AGENT, name="Asistente de demostración", instructions=INSTRUCTIONS)
         agent = agents.create_agent(session, workspace, spec)
         agents.publish(session, agent)
+    _load_samples(session, workspace, agent)
     scopes = ["chat", "decide", "guardrails:review"]
     production = workspaces.create_key(session, workspace, scopes=scopes, name="demo production")
     draft = workspaces.create_key(session, workspace, env="draft", scopes=scopes, name="demo draft")
@@ -47,4 +67,5 @@ def ensure_demo(session: Session) -> dict[str, Any]:
         "production_key": production.secret,
         "draft_key": draft.secret,
         "admin_token": settings.resolved_admin_token(),
+        "sample_question": SAMPLE_QUESTION,
     }

@@ -1,0 +1,41 @@
+"""The demo a newcomer gets: ``vigia demo`` loads sample knowledge, and its
+``sample_question`` is answered with a citation through the real ``openai`` SDK.
+
+End to end with the real embedded models (the answer's text matters here).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openai import OpenAI
+
+from tests.foundation.test_cli import vigia
+from vigia.demo import SAMPLES
+
+
+def test_sample_question_is_answered_with_a_citation(data_dir: Path, live_server: str) -> None:
+    demo = vigia("demo")
+    question = demo["sample_question"]
+    assert isinstance(question, str) and question
+    client = OpenAI(
+        base_url=f"{live_server}/v1", api_key=str(demo["production_key"]), max_retries=0
+    )
+    completion = client.chat.completions.create(
+        model=str(demo["agent"]), messages=[{"role": "user", "content": question}]
+    )
+    text = completion.choices[0].message.content or ""
+    sherlock = (completion.model_extra or {})["sherlock"]
+    assert sherlock["status"] == "ok"
+    assert "[1]" in text and sherlock["citations"]
+    assert sherlock["citations"][0]["document"].endswith((".md", ".pdf"))
+
+
+def test_demo_loads_its_sample_knowledge_once(data_dir: Path) -> None:
+    vigia("demo")
+    again = vigia("demo")
+    listing = vigia("knowledge", "list", "--workspace", str(again["workspace"]))
+    bases = listing["knowledge_bases"]
+    assert isinstance(bases, list) and len(bases) == 1
+    names = sorted(d["name"] for d in bases[0]["document_list"])
+    assert names == sorted(p.name for p in SAMPLES.iterdir())
