@@ -57,7 +57,8 @@ def _overlap(query: set[str], sentence: str) -> float:
     return len(query & terms) / len(query)
 
 
-# Sentences that speak to the agent ("Sos el asistente…", "You are…") are not facts to quote.
+# Sentences that speak to the agent ("Sos el asistente…", "You are…") are not facts to quote
+# (openings as `fold` writes them).
 _ROLE_OPENINGS = (
     "sos ",
     "eres ",

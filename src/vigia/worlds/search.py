@@ -14,37 +14,15 @@ from typing import Protocol
 from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
-from vigia.language import STOPWORDS_EN
+from vigia.language import STOPWORDS_EN, word_set
 from vigia.worlds.models import WorldChunk
 
 # Words of a question about code that name no symbol ("why does X return the wrong value").
-QUESTION_WORDS = frozenset(
-    [
-        "explain",
-        "tell",
-        "show",
-        "find",
-        "list",
-        "give",
-        "yes",
-        "via",
-        "wrong",
-        "value",
-        "values",
-        "returns",
-        "return",
-        "returned",
-        "change",
-        "changes",
-        "changed",
-        "happen",
-        "happens",
-        "happened",
-        "issue",
-        "problem",
-        "error",
-        "bug",
-    ]
+QUESTION_WORDS = word_set(
+    """
+    explain tell show find list give yes via wrong value values returns return returned change
+    changes changed happen happens happened issue problem error bug
+    """
 )
 STOPWORDS = STOPWORDS_EN | QUESTION_WORDS
 _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z0-9]")
