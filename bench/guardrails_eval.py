@@ -80,13 +80,14 @@ def injection() -> None:
 
 
 def grounding() -> None:
-    from vigia.guardrails.grounding import assess_many, build_index, reply_sentences
+    from vigia.guardrails.grounding import assess_many, build_index
+    from vigia.language import line_sentences
 
     for name in ("grounding_dev.jsonl", "grounding_eval.jsonl"):
         rows = [json.loads(line) for line in (DATA / name).read_text().splitlines() if line]
         tp = tn = fp = fn = uncertain = 0
         for row in rows:
-            claims = assess_many(reply_sentences(row["reply"]), build_index([row["sources"]]))
+            claims = assess_many(line_sentences(row["reply"]), build_index([row["sources"]]))
             flagged = any(c.status == "unsupported" for c in claims)
             uncertain += any(c.status == "uncertain" for c in claims)
             if row["label"] == "unsupported":

@@ -8,11 +8,10 @@ import typer
 
 from vigia.agents import service as agents
 from vigia.agents.schemas import AgentCreate, AgentPatch
-from vigia.cli_output import emit, fail
+from vigia.cli_output import emit, fail, in_session
 from vigia.config import get_settings
 from vigia.conversations import service as conversations
 from vigia.db.migrate import upgrade
-from vigia.db.session import session_scope
 from vigia.decide.cli import app as decide_app
 from vigia.engine.runs import run_view
 from vigia.errors import VigiaError
@@ -38,16 +37,6 @@ app.add_typer(decide_app, name="decide")
 
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 WorkspaceOpt = Annotated[str, typer.Option("--workspace", help="Workspace id or name.")]
-
-
-def _run(as_json: bool, action: Any) -> Any:
-    """Runs ``action(session)`` in one transaction on a migrated database; errors exit 1."""
-    try:
-        upgrade()
-        with session_scope() as session:
-            return action(session)
-    except VigiaError as error:
-        fail(error, as_json)
 
 
 @app.command()
@@ -79,7 +68,7 @@ def demo(as_json: Json = False) -> None:
     """Creates, once, the demo workspace with agent ``asistente-demo``; prints fresh keys."""
     from vigia.demo import ensure_demo
 
-    result = _run(as_json, ensure_demo)
+    result = in_session(as_json, ensure_demo)
     lines = "\n".join(f"{k}: {v}" for k, v in result.items())
     emit(result, as_json, human=f"Vigia demo is ready.\n{lines}")
 
@@ -92,7 +81,7 @@ def upgrade_db() -> None:
 
 @workspace_app.command("create")
 def workspace_create(name: str, as_json: Json = False) -> None:
-    row = _run(as_json, lambda s: workspaces.create_workspace(s, name))
+    row = in_session(as_json, lambda s: workspaces.create_workspace(s, name))
     emit({"id": row.id, "name": row.name}, as_json, human=f"workspace {row.name} ({row.id})")
 
 
@@ -106,7 +95,7 @@ def workspace_budget(
     as_json: Json = False,
 ) -> None:
     """Sets the workspace's monthly budget and what happens when it is reached."""
-    row = _run(
+    row = in_session(
         as_json,
         lambda s: workspaces.set_budget(s, workspaces.find_workspace(s, workspace), usd, action),
     )
@@ -139,7 +128,7 @@ def agent_create(
         return agents.create_agent(session, workspaces.find_workspace(session, workspace), spec)
 
     try:
-        row = _run(as_json, action)
+        row = in_session(as_json, action)
     except ValueError as error:
         fail(VigiaError(str(error), status=422, code="invalid"), as_json)
     emit(
@@ -169,7 +158,7 @@ def agent_update(
         return agents.update_draft(session, agents.get_agent(session, ws.id, slug), patch)
 
     try:
-        row = _run(as_json, action)
+        row = in_session(as_json, action)
     except ValueError as error:
         fail(VigiaError(str(error), status=422, code="invalid"), as_json)
     emit(agents.agent_view(row), as_json)
@@ -183,7 +172,7 @@ def agent_publish(slug: str, workspace: WorkspaceOpt, as_json: Json = False) -> 
         ws = workspaces.find_workspace(session, workspace)
         return agents.publish(session, agents.get_agent(session, ws.id, slug)).number
 
-    number = _run(as_json, action)
+    number = in_session(as_json, action)
     emit({"slug": slug, "version": number}, as_json, human=f"{slug} published as version {number}")
 
 
@@ -203,7 +192,7 @@ def key_create(
         agent_id = agents.get_agent(session, ws.id, agent).id if agent else None
         return workspaces.create_key(session, ws, agent_id=agent_id, env=env, scopes=scope, rpm=rpm)
 
-    issued = _run(as_json, action)
+    issued = in_session(as_json, action)
     row = issued.row
     emit(
         {
@@ -221,7 +210,7 @@ def key_create(
 
 @key_app.command("revoke")
 def key_revoke(key_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
-    row = _run(
+    row = in_session(
         as_json, lambda s: workspaces.revoke_key(s, workspaces.find_workspace(s, workspace), key_id)
     )
     emit({"id": row.id, "revoked": True}, as_json, human=f"revoked {row.id}")
@@ -230,7 +219,7 @@ def key_revoke(key_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> N
 @runs_app.command("show")
 def runs_show(run_id: str, as_json: Json = False) -> None:
     """A run's trace: each stage with its start, duration and outcome."""
-    view = _run(as_json, lambda s: run_view(s, run_id))
+    view = in_session(as_json, lambda s: run_view(s, run_id))
     human = "\n".join(
         [f"run {view['id']} · {view['status']} · {view['duration_ms']} ms · ${view['cost_usd']}"]
         + [
@@ -252,7 +241,7 @@ def _conversation_action(workspace: str, conversation_id: str, action: Any) -> A
 @conversation_app.command("show")
 def conversation_show(conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
     emit(
-        _run(
+        in_session(
             as_json,
             _conversation_action(workspace, conversation_id, conversations.conversation_view),
         ),
@@ -260,18 +249,22 @@ def conversation_show(conversation_id: str, workspace: WorkspaceOpt, as_json: Js
     )
 
 
+def _set_handoff(workspace: str, conversation_id: str, handoff: bool, as_json: bool) -> None:
+    row = in_session(
+        as_json,
+        _conversation_action(
+            workspace, conversation_id, lambda s, c: conversations.set_handoff(s, c, handoff)
+        ),
+    )
+    emit({"id": row.id, "handoff": row.handoff}, as_json)
+
+
 @conversation_app.command("handoff")
 def conversation_handoff(
     conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False
 ) -> None:
     """A human takes the conversation."""
-    row = _run(
-        as_json,
-        _conversation_action(
-            workspace, conversation_id, lambda s, c: conversations.set_handoff(s, c, True)
-        ),
-    )
-    emit({"id": row.id, "handoff": row.handoff}, as_json)
+    _set_handoff(workspace, conversation_id, True, as_json)
 
 
 @conversation_app.command("release")
@@ -279,13 +272,7 @@ def conversation_release(
     conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False
 ) -> None:
     """The agent answers the conversation again."""
-    row = _run(
-        as_json,
-        _conversation_action(
-            workspace, conversation_id, lambda s, c: conversations.set_handoff(s, c, False)
-        ),
-    )
-    emit({"id": row.id, "handoff": row.handoff}, as_json)
+    _set_handoff(workspace, conversation_id, False, as_json)
 
 
 @conversation_app.command("reply")
@@ -293,7 +280,7 @@ def conversation_reply(
     conversation_id: str, text: str, workspace: WorkspaceOpt, as_json: Json = False
 ) -> None:
     """Posts an operator reply into the conversation."""
-    row = _run(
+    row = in_session(
         as_json,
         _conversation_action(
             workspace,

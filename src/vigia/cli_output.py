@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import typer
+from sqlalchemy.orm import Session
 
+from vigia.db.migrate import upgrade
+from vigia.db.session import session_scope
 from vigia.errors import VigiaError
+
+T = TypeVar("T")
 
 
 def emit(payload: dict[str, Any], as_json: bool, human: str | None = None) -> None:
@@ -19,10 +25,20 @@ def emit(payload: dict[str, Any], as_json: bool, human: str | None = None) -> No
         typer.echo(human if human is not None else json.dumps(payload, indent=2, default=str))
 
 
-def fail(error: VigiaError, as_json: bool) -> None:
+def fail(error: VigiaError, as_json: bool) -> NoReturn:
     """Prints the error (as ``{"detail", "error"}`` with ``--json``) and exits 1."""
     if as_json:
         sys.stdout.write(json.dumps({"detail": error.detail, "error": error.code}) + "\n")
     else:
         typer.echo(f"error: {error.detail}", err=True)
     raise typer.Exit(code=1)
+
+
+def in_session(as_json: bool, action: Callable[[Session], T]) -> T:
+    """Runs ``action(session)`` in one transaction on a migrated database; errors exit 1."""
+    try:
+        upgrade()
+        with session_scope() as session:
+            return action(session)
+    except VigiaError as error:
+        fail(error, as_json)

@@ -7,32 +7,59 @@ import unicodedata
 from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Combining marks left by NFKD: accents, tildes, cedillas (Latin, Greek and Cyrillic blocks).
+_MARKS = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 # A sentence ends at . ! ? … followed by space and an upper-case letter, digit, ¿ ¡ or quote,
 # or at a blank line. Abbreviations such as "art." or "Sr." are rare enough in answers.
 SENTENCE_END = re.compile(r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])|\n\s*\n")
+_LINE_BREAKS = re.compile(r"\n+")
 
-_STOPWORDS_TEXT = """
-a al algo algun alguna algunas alguno algunos ante antes aqui asi aun cada como con
-contra cual cuales cuando de del desde donde dos el ella ellas ello ellos en entre era
-eran es esa esas ese eso esos esta estas este esto estos fue fueron ha han hasta hay la
-las le les lo los mas me mi mis mucho muy nada ni no nos nosotros o os otra otras otro
-otros para pero poco por porque que quien quienes se sea segun ser si sin sobre son su
-sus tambien te tiene tienen todo todos tu tus un una uno unos usted ustedes y ya yo cual
-cuanto cuanta que ao aos as com da das do dos ela elas ele eles em essa essas esse esses
-esta estas este estes eu isso isto mais mas na nas nao no nos num numa o os ou pela
-pelas pelo pelos sao seu seus sua suas tem um uma uns umas voce voces qual quais quando
-onde como an and are as at be been but by can could do does for from had has have how i
-if in into is it its me my not of on or our shall should so than that the their them
-then there these they this those to was we were what when where which who whom why will
-with would you your
-"""
-STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text`` (how word lists are written here)."""
+    return frozenset(text.split())
+
+
+# Function words, folded (see ``fold``), that carry no topic of their own.
+STOPWORDS_ES = word_set(
+    """
+    a al algo algun alguna algunas alguno algunos ante antes aqui asi aun cada como con contra
+    cual cuales cuando cuanta cuanto de del desde donde dos el ella ellas ello ellos en entre
+    era eran es esa esas ese eso esos esta estas este esto estos fue fueron ha han hasta hay la
+    las le les lo los mas me mi mis mucho muy nada ni no nos nosotros o os otra otras otro otros
+    para pero poco por porque que quien quienes se sea segun ser si sin sobre son su sus tambien
+    te tiene tienen todo todos tu tus un una uno unos usted ustedes y ya yo
+    """
+)
+STOPWORDS_PT = word_set(
+    """
+    ao aos as com como da das do dos ela elas ele eles em essa essas esse esses esta estas este
+    estes eu isso isto mais mas na nao nas no nos num numa o onde os ou pela pelas pelo pelos
+    quais qual quando sao seu seus sua suas tem um uma umas uns voce voces
+    """
+)
+STOPWORDS_EN = word_set(
+    """
+    a about after all an and any are as at be been before but by can could did do does for from
+    had has have how i if in into is it its me my no not of on or our shall should so such than
+    that the their them then there these they this those to was we were what when where which
+    who whom why will with would you your
+    """
+)
+STOPWORDS = STOPWORDS_ES | STOPWORDS_PT | STOPWORDS_EN
+
+# Words that turn a statement around: "no cubre", "não inclui", "never refunds".
+NEGATIONS = word_set(
+    """
+    no nao not never nunca jamas ningun ninguna nenhum nenhuma none sin sem without tampoco
+    nor ni nem
+    """
+)
 
 
 def fold(text: str) -> str:
     """Lower-cases and strips accents: ``Cláusula`` → ``clausula``, ``não`` → ``nao``."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
 
 
 def words(text: str) -> list[str]:
@@ -73,6 +100,18 @@ def sentences(text: str) -> list[str]:
     """Splits prose into sentences, keeping trailing citation markers with their sentence."""
     parts = SENTENCE_END.split(text.strip())
     return [p.strip() for p in parts if p and p.strip()]
+
+
+def line_sentences(text: str) -> list[str]:
+    """The sentences of ``text``, a line break ending one too (lists, bullet points)."""
+    return [s for line in _LINE_BREAKS.split(text) for s in sentences(line)]
+
+
+def break_point(text: str, limit: int) -> int:
+    """Where to cut ``text`` to at most ``limit`` characters: after its last space before
+    ``limit``, else at ``limit`` (a single word that long)."""
+    space = text.rfind(" ", 0, limit)
+    return space + 1 if space > 0 else limit
 
 
 def detect_language(text: str) -> str:

@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.decide.helpers import SPEC_BODY
+from vigia.cache import LRUCache
 from vigia.decide import fewshot
 from vigia.decide.calibration import get_calibration
 
@@ -210,7 +211,7 @@ def test_examples_answer_the_same_after_a_refit(
 ) -> None:
     body = {"state": "Fui cobrado a mais na fatura", "questions": {"q": _teaching_question(True)}}
     first = _decide(client, headers, body)
-    monkeypatch.setattr(fewshot, "CLASSIFIERS", fewshot.ClassifierCache())
+    monkeypatch.setattr(fewshot, "CLASSIFIERS", LRUCache(fewshot.CACHE_CLASSIFIERS))
     refitted = _decide(client, headers, body)
     assert first["answers"] == refitted["answers"]
 

@@ -1,4 +1,4 @@
-"""The classifier fitted on examples: optimiser, fit, determinism and the cache (no encoder)."""
+"""The classifier fitted on examples: fit, determinism and the cache (no encoder)."""
 
 from __future__ import annotations
 
@@ -6,20 +6,10 @@ import numpy as np
 import pytest
 
 from tests.decide.helpers import HashEmbedder
+from vigia.cache import LRUCache
 from vigia.decide import fewshot, service
 from vigia.decide.calibration import get_calibration
 from vigia.decide.encoder import TextEncoder
-
-
-def test_lbfgs_finds_the_minimum_of_a_quadratic() -> None:
-    matrix = np.array([[3.0, 1.0], [1.0, 2.0]])
-    target = np.array([1.0, -2.0])
-
-    def objective(x: np.ndarray) -> tuple[float, np.ndarray]:
-        delta = x - target
-        return float(0.5 * delta @ matrix @ delta), matrix @ delta
-
-    assert fewshot.lbfgs(objective, np.zeros(2)) == pytest.approx(target, abs=1e-6)
 
 
 def _clusters(seed: int = 0) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -59,7 +49,7 @@ def test_fingerprint_changes_with_any_label() -> None:
 def test_a_repeated_question_reuses_its_classifier(monkeypatch: pytest.MonkeyPatch) -> None:
     # Fake encoder: only the number of fits matters here, not what the texts mean.
     encoder = TextEncoder({"use": HashEmbedder(), "e5": HashEmbedder()})
-    monkeypatch.setattr(fewshot, "CLASSIFIERS", fewshot.ClassifierCache())
+    monkeypatch.setattr(fewshot, "CLASSIFIERS", LRUCache(fewshot.CACHE_CLASSIFIERS))
     fits = []
     real_fit = fewshot.fit
     monkeypatch.setattr(fewshot, "fit", lambda *a: fits.append(1) or real_fit(*a))

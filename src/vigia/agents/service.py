@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent, AgentVersion
 from vigia.agents.schemas import AgentConfig, AgentCreate, AgentPatch
+from vigia.cache import LRUCache
 from vigia.errors import Conflict, NotFound
 from vigia.workspaces.service import Workspace
 
@@ -121,25 +122,20 @@ class ResolvedAgent:
     env: str
 
 
-_version_cache: dict[tuple[str, str, int], AgentConfig] = {}
-_VERSION_CACHE_MAX = 2048
+_VERSIONS: LRUCache[tuple[str, str, int], AgentConfig] = LRUCache(2048)
+"""Published versions never change: their configs are parsed once per database."""
 
 
 def _version_config(session: Session, agent: AgentRow, number: int) -> AgentConfig:
-    bind = session.get_bind()
-    key = (str(bind.engine.url), agent.id, number)
-    config = _version_cache.get(key)
-    if config is None:
+    def load() -> AgentConfig:
         row = session.scalars(
             select(AgentVersion).where(
                 AgentVersion.agent_id == agent.id, AgentVersion.number == number
             )
         ).one()
-        config = AgentConfig.model_validate(row.config)
-        if len(_version_cache) >= _VERSION_CACHE_MAX:
-            _version_cache.clear()
-        _version_cache[key] = config
-    return config
+        return AgentConfig.model_validate(row.config)
+
+    return _VERSIONS.get_or_put((str(session.get_bind().engine.url), agent.id, number), load)
 
 
 def resolve(session: Session, agent: AgentRow, env: str) -> ResolvedAgent:

@@ -47,7 +47,6 @@ def quota(
         payload = _usage_payload(workspace, set_tokens)
     except VigiaError as error:
         fail(error, as_json)
-        return
     human = (
         f"{payload['workspace']}: {payload['tokens_este_mes']} of {payload['cuota_mensual']} "
         f"tokens used in {payload['month']}"

@@ -5,8 +5,8 @@ example vectors plus one row per candidate text (weight ``text_weight``, so an o
 without examples still has its name). Features: for each encoder of the examples path,
 the vector minus the mean of the training rows, re-normalised and scaled by the square
 root of the encoder's weight; the encoders' parts are concatenated. L2 penalty ``l2`` on
-the weights (not on the biases), minimised by L-BFGS in float64 from zeros with a fixed
-iteration cap: the same inputs give the same classifier, so the same answers.
+the weights (not on the biases), minimised by the package's L-BFGS trainer
+(``vigia.logistic``): the same inputs give the same classifier, so the same answers.
 
 Fitted classifiers are cached by a hash of everything they were fitted on (encoders,
 penalty, texts, examples and labels): a repeated question pays neither the fit nor the
@@ -18,19 +18,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from vigia.cache import LRUCache
+from vigia.logistic import fit_multinomial, with_intercept
+
 Array = NDArray[np.float64]
 Vectors = dict[str, NDArray[np.float32]]
 CACHE_CLASSIFIERS = 256
-MAX_ITERATIONS = 300
-GRADIENT_TOLERANCE = 1e-7
 
 
 def features(vectors: Vectors, means: dict[str, Array], weights: dict[str, float]) -> Array:
@@ -43,10 +41,6 @@ def features(vectors: Vectors, means: dict[str, Array], weights: dict[str, float
     return np.hstack(parts)
 
 
-def _with_bias(matrix: Array) -> Array:
-    return np.hstack([matrix, np.ones((len(matrix), 1))])
-
-
 @dataclass(frozen=True)
 class Classifier:
     """A fitted multinomial logistic regression over the candidates of one question."""
@@ -57,52 +51,7 @@ class Classifier:
 
     def logits(self, vectors: Vectors) -> Array:
         """One row of candidate logits per input row."""
-        return _with_bias(features(vectors, self.means, self.weights)) @ self.coefficients
-
-
-def lbfgs(
-    objective: Callable[[Array], tuple[float, Array]],
-    start: Array,
-    iterations: int = MAX_ITERATIONS,
-    memory: int = 10,
-) -> Array:
-    """Minimises a smooth convex ``objective`` (value, gradient) by L-BFGS with backtracking."""
-    x = start.copy()
-    value, gradient = objective(x)
-    steps: list[tuple[Array, Array, float]] = []
-    for _ in range(iterations):
-        if float(np.abs(gradient).max()) < GRADIENT_TOLERANCE:
-            break
-        direction = -gradient
-        alphas = []
-        for s, y, rho in reversed(steps):
-            alpha = rho * float(s @ direction)
-            direction = direction - alpha * y
-            alphas.append(alpha)
-        if steps:
-            s, y, _ = steps[-1]
-            direction = direction * (float(s @ y) / float(y @ y))
-        else:
-            direction = direction / max(1e-12, float(np.linalg.norm(gradient)))
-        for (s, y, rho), alpha in zip(steps, reversed(alphas), strict=True):
-            beta = rho * float(y @ direction)
-            direction = direction + s * (alpha - beta)
-        slope = float(gradient @ direction)
-        if slope >= 0:
-            direction, slope = -gradient, -float(gradient @ gradient)
-        step = 1.0
-        while True:
-            candidate = x + step * direction
-            new_value, new_gradient = objective(candidate)
-            if new_value <= value + 1e-4 * step * slope or step < 1e-12:
-                break
-            step /= 2
-        s, y = candidate - x, new_gradient - gradient
-        if float(s @ y) > 1e-12:
-            steps.append((s, y, 1.0 / float(s @ y)))
-            steps = steps[-memory:]
-        x, value, gradient = candidate, new_value, new_gradient
-    return x
+        return with_intercept(features(vectors, self.means, self.weights)) @ self.coefficients
 
 
 def fit(
@@ -115,28 +64,9 @@ def fit(
 ) -> Classifier:
     """Fits a classifier on labelled rows (examples and candidate texts)."""
     means = {name: rows[name].astype(np.float64).mean(axis=0) for name in weights}
-    x = _with_bias(features(rows, means, weights))
-    count, width = x.shape
-    targets = np.zeros((count, candidates))
-    targets[np.arange(count), labels] = 1.0
-    share = row_weights / row_weights.sum()
-    penalised = np.ones((width, 1))
-    penalised[-1] = 0.0
-
-    def objective(flat: Array) -> tuple[float, Array]:
-        coefficients = flat.reshape(width, candidates)
-        logits = x @ coefficients
-        logits -= logits.max(axis=1, keepdims=True)
-        log_norm = np.log(np.exp(logits).sum(axis=1))
-        probabilities = np.exp(logits - log_norm[:, None])
-        loss = float(-(share * (logits[np.arange(count), labels] - log_norm)).sum())
-        loss += 0.5 * l2 * float(((coefficients * penalised) ** 2).sum())
-        gradient = x.T @ ((probabilities - targets) * share[:, None])
-        gradient += l2 * coefficients * penalised
-        return loss, gradient.ravel()
-
-    solution = lbfgs(objective, np.zeros(width * candidates))
-    return Classifier(means, dict(weights), solution.reshape(width, candidates))
+    x = features(rows, means, weights)
+    coefficients = fit_multinomial(x, labels, candidates, l2, row_weights)
+    return Classifier(means, dict(weights), coefficients)
 
 
 def fingerprint(*parts: object) -> str:
@@ -145,30 +75,4 @@ def fingerprint(*parts: object) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class ClassifierCache:
-    """A bounded, thread-safe LRU of fitted classifiers by fingerprint."""
-
-    def __init__(self, capacity: int = CACHE_CLASSIFIERS) -> None:
-        self._items: OrderedDict[str, Classifier] = OrderedDict()
-        self._capacity = capacity
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> Classifier | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
-
-    def put(self, key: str, classifier: Classifier) -> None:
-        with self._lock:
-            self._items[key] = classifier
-            self._items.move_to_end(key)
-            while len(self._items) > self._capacity:
-                self._items.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-CLASSIFIERS = ClassifierCache()
+CLASSIFIERS: LRUCache[str, Classifier] = LRUCache(CACHE_CLASSIFIERS)

@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import math
 import re
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
-from vigia.embeddings import get_embedder
-from vigia.language import content_terms, sentences, words
+from vigia.embeddings import TEXT_VECTORS, get_embedder
+from vigia.language import NEGATIONS, content_terms, line_sentences, words
 
 Status = Literal["supported", "unsupported", "uncertain", "skipped"]
 
@@ -40,28 +39,6 @@ WINDOW_WORDS = 40
 
 _CITATION = re.compile(r"\s*\[\d+\]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-NEGATIONS = frozenset(
-    {
-        "no",
-        "nao",
-        "not",
-        "never",
-        "nunca",
-        "jamas",
-        "ningun",
-        "ninguna",
-        "nenhum",
-        "nenhuma",
-        "none",
-        "sin",
-        "sem",
-        "without",
-        "tampoco",
-        "nor",
-        "ni",
-        "nem",
-    }
-)
 PLEASANTRIES = frozenset(
     content_terms(
         "hola gracias muchas saludos ayudar ayuda consulta favor cualquier otra duda escribir "
@@ -103,39 +80,11 @@ class SupportIndex:
     idf: dict[str, float]
     negated: list[bool]
     replies: frozenset[str] = field(default_factory=frozenset)
-    _vectors: dict[int, np.ndarray] = field(default_factory=dict)
 
     def vectors(self, ids: list[int]) -> np.ndarray:
-        """Embeddings of the windows ``ids``, computed once each."""
-        missing = [i for i in dict.fromkeys(ids) if i not in self._vectors]
-        if missing:
-            embedded = embed_cached([self.windows[i] for i in missing])
-            self._vectors.update(zip(missing, embedded, strict=True))
-        return np.stack([self._vectors[i] for i in ids])
-
-
-_CACHE: OrderedDict[str, np.ndarray] = OrderedDict()
-_CACHE_SIZE = 8192
-_CACHE_LOCK = threading.Lock()
-
-
-def embed_cached(texts: list[str]) -> list[np.ndarray]:
-    """USE vectors of ``texts`` in one batch, reusing those seen before.
-
-    Instructions and knowledge passages repeat across turns, so each window is embedded once.
-    """
-    with _CACHE_LOCK:
-        found = {t: _CACHE[t] for t in texts if t in _CACHE}
-    todo = [t for t in dict.fromkeys(texts) if t not in found]
-    if todo:
-        vectors = get_embedder("use").passages(todo)
-        with _CACHE_LOCK:
-            for text, vector in zip(todo, vectors, strict=True):
-                _CACHE[text] = vector
-                found[text] = vector
-            while len(_CACHE) > _CACHE_SIZE:
-                _CACHE.popitem(last=False)
-    return [found[t] for t in texts]
+        """Embeddings of the windows ``ids`` (each window is embedded once per process:
+        instructions and knowledge passages repeat across turns)."""
+        return TEXT_VECTORS.passages(get_embedder("use"), [self.windows[i] for i in ids])
 
 
 def numbers_in(text: str) -> set[str]:
@@ -148,15 +97,14 @@ def numbers_in(text: str) -> set[str]:
 
 
 def _windows(text: str) -> Iterable[str]:
-    for block in re.split(r"\n+", text):
-        for sentence in sentences(block):
-            tokens = sentence.split()
-            if len(tokens) <= WINDOW_WORDS:
-                yield sentence
-                continue
-            step = WINDOW_WORDS * 3 // 4
-            for start in range(0, len(tokens) - step // 3, step):
-                yield " ".join(tokens[start : start + WINDOW_WORDS])
+    for sentence in line_sentences(text):
+        tokens = sentence.split()
+        if len(tokens) <= WINDOW_WORDS:
+            yield sentence
+            continue
+        step = WINDOW_WORDS * 3 // 4
+        for start in range(0, len(tokens) - step // 3, step):
+            yield " ".join(tokens[start : start + WINDOW_WORDS])
 
 
 def build_index(
@@ -244,7 +192,7 @@ def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
         results.append(None)
         pending.append((i, text, best, ranked, concrete, claim_negated))
     if pending:
-        claim_vectors = get_embedder("use").queries([p[1] for p in pending])
+        claim_vectors = TEXT_VECTORS.queries(get_embedder("use"), [p[1] for p in pending])
         index.vectors([j for p in pending for j in p[3]])  # one batch for every window needed
         for (i, _text, best, ranked, concrete, negated), vector in zip(
             pending, claim_vectors, strict=True
@@ -268,8 +216,3 @@ def _decide(sentence: str, score: float, concrete: bool) -> ClaimSupport:
     if score < SUPPORT_THRESHOLD - UNCERTAIN_MARGIN:
         return ClaimSupport(sentence, "unsupported", score, concrete, "not found in the sources")
     return ClaimSupport(sentence, "uncertain", score, concrete, "weak support")
-
-
-def reply_sentences(reply: str) -> list[str]:
-    """The sentences of a reply, split on lines as well (lists, bullet points)."""
-    return [s for block in re.split(r"\n+", reply) for s in sentences(block)]

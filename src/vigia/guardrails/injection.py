@@ -7,15 +7,15 @@ is built here from three parts:
    ordinary requests ("ignorá el mensaje anterior", "instrucciones de instalación") do not
    match;
 2. a multilingual sentence embedding of the message (``vigia.embeddings``, USE v3);
-3. a logistic regression over [embedding, pattern features], fitted once per process on the
-   training split that ships with the package (``data/injection_train.txt``, ~240 labelled
-   prompts; fitting takes well under a second). The held-out evaluation set lives in
-   ``bench/data/guardrails/`` and is never read here.
+3. a logistic regression over [embedding, pattern features] (``vigia.logistic``, penalty
+   ``L2``), fitted once per process on the training split that ships with the package
+   (``data/injection_train.txt``, ~240 labelled prompts; fitting takes well under a
+   second). The held-out evaluation set lives in ``bench/data/guardrails/`` and is never
+   read here.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,11 +23,13 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.embeddings import get_embedder
+from vigia.embeddings import TEXT_VECTORS, get_embedder
 from vigia.guardrails.patterns import FAMILIES, families
+from vigia.logistic import fit_binary
 
 TRAIN_FILE = Path(__file__).parent / "data" / "injection_train.txt"
 THRESHOLD = 0.5
+L2 = 1e-2
 PATTERN_NAMES = (*FAMILIES, "encoded", "obfuscated")
 MAX_CHARS = 2000
 """Only the first and last 1,000 characters are embedded: attacks sit at either end."""
@@ -67,25 +69,9 @@ def _clip(text: str) -> str:
 
 def features(texts: list[str]) -> NDArray[np.float32]:
     """The classifier's input rows: embedding followed by pattern features."""
-    vectors = get_embedder("use").queries([_clip(t) for t in texts])
+    vectors = TEXT_VECTORS.queries(get_embedder("use"), [_clip(t) for t in texts])
     patterns = np.stack([pattern_features(t) for t in texts])
     return np.hstack([vectors, patterns]).astype(np.float32)
-
-
-def fit_logistic(
-    x: NDArray[np.float32], y: NDArray[np.float32], l2: float = 1e-2, steps: int = 600
-) -> tuple[NDArray[np.float64], float]:
-    """L2-regularised logistic regression by full-batch gradient descent (small data)."""
-    w = np.zeros(x.shape[1])
-    b = 0.0
-    rate = 1.0
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
-        grad_w = x.T @ (p - y) / len(y) + l2 * w
-        grad_b = float(np.mean(p - y))
-        w -= rate * grad_w
-        b -= rate * grad_b
-    return w, b
 
 
 class InjectionDetector:
@@ -94,8 +80,7 @@ class InjectionDetector:
     def __init__(self, examples: list[Example]) -> None:
         x = features([e.text for e in examples])
         y = np.asarray([e.label for e in examples], dtype=np.float32)
-        self.weights, self.bias = fit_logistic(x, y)
-        self._lock = threading.Lock()
+        self.weights, self.bias = fit_binary(x, y, L2)
 
     def score(self, text: str) -> float:
         """Probability-like score that ``text`` is a prompt injection or jailbreak."""

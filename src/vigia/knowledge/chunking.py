@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from vigia.knowledge.parsers.base import Block
-from vigia.language import sentences
+from vigia.language import break_point, sentences
 
 TARGET_CHARS = 700
 MAX_CHARS = 1000
@@ -41,8 +41,7 @@ def _pieces(text: str) -> Iterator[str]:
     current = ""
     for sentence in sentences(text):
         while len(sentence) > MAX_CHARS:
-            cut = sentence.rfind(" ", 0, MAX_CHARS)
-            cut = cut if cut > 0 else MAX_CHARS
+            cut = break_point(sentence, MAX_CHARS)
             if current:
                 yield current
                 current = ""

@@ -8,9 +8,10 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from sqlalchemy.orm import Session
 
 from vigia.agents.service import get_agent
-from vigia.cli_output import emit, fail
+from vigia.cli_output import emit, fail, in_session
 from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
 from vigia.errors import Invalid, TooLarge, VigiaError
@@ -82,7 +83,6 @@ def add(
             kb_id = kb.id
     except VigiaError as error:
         fail(error, as_json)
-        return
     lines = [f"{d['name']}: {d['chunks']} chunks" for d in added]
     emit(
         {"documents": added, "knowledge_base_id": kb_id},
@@ -94,20 +94,18 @@ def add(
 @app.command("list")
 def list_bases(workspace: WorkspaceOpt, as_json: Json = False) -> None:
     """Knowledge bases of the workspace with their documents."""
-    try:
-        upgrade()
-        with session_scope() as session:
-            ws = find_workspace(session, workspace)
-            bases = []
-            for kb in service.list_knowledge_bases(session, ws):
-                docs = service.list_documents(session, kb)
-                view = knowledge_base_view(kb, len(docs), sum(d.chunk_count for d in docs))
-                view["document_list"] = [
-                    {"id": d.id, "name": d.name, "chunks": d.chunk_count} for d in docs
-                ]
-                bases.append(view)
-    except VigiaError as error:
-        fail(error, as_json)
-        return
+
+    def views(session: Session) -> list[dict[str, Any]]:
+        bases = []
+        for kb in service.list_knowledge_bases(session, find_workspace(session, workspace)):
+            docs = service.list_documents(session, kb)
+            view = knowledge_base_view(kb, len(docs), sum(d.chunk_count for d in docs))
+            view["document_list"] = [
+                {"id": d.id, "name": d.name, "chunks": d.chunk_count} for d in docs
+            ]
+            bases.append(view)
+        return bases
+
+    bases = in_session(as_json, views)
     human = "\n".join(f"{b['id']}  {b['name']}  ({b['documents']} documents)" for b in bases)
     emit({"knowledge_bases": bases}, as_json, human or "no knowledge bases")

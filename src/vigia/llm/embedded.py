@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vigia.embeddings import get_embedder
-from vigia.language import content_terms, sentences, words
+from vigia.embeddings import TEXT_VECTORS, get_embedder
+from vigia.language import content_terms, fold, sentences, words
 from vigia.llm.protocol import ModelEvent, ModelRequest, Passage, TextChunk, Usage
 from vigia.llm.tokens import count_tokens, prompt_tokens
 
@@ -49,20 +49,17 @@ def _overlap(query: set[str], sentence: str) -> float:
     return len(query & terms) / len(query)
 
 
-# Sentences that speak to the agent ("Sos el asistente…", "You are…") are not facts to quote.
+# Sentences that speak to the agent ("Sos el asistente…", "You are…") are not facts to quote
+# (openings as `fold` writes them).
 _ROLE_OPENINGS = (
     "sos ",
     "eres ",
     "usted es ",
     "tu eres ",
-    "tú eres ",
-    "você é ",
     "voce e ",
     "you are ",
     "actua ",
-    "actúa ",
     "responde ",
-    "respondé ",
 )
 
 
@@ -71,7 +68,7 @@ def _from_instructions(request: ModelRequest) -> list[_Candidate]:
     query = set(content_terms(request.message))
     found = []
     for order, sentence in enumerate(sentences(request.instructions)):
-        if sentence.casefold().startswith(_ROLE_OPENINGS):
+        if fold(sentence).startswith(_ROLE_OPENINGS):
             continue
         score = _overlap(query, sentence)
         if score >= MIN_OVERLAP:
@@ -106,7 +103,8 @@ def _from_passages(request: ModelRequest) -> list[_Candidate]:
     if not candidates or not request.message.strip():
         return []
     embedder = get_embedder("use")
-    similarity = embedder.passages(contexts) @ embedder.queries([request.message])[0]
+    message = TEXT_VECTORS.queries(embedder, [request.message])[0]
+    similarity = TEXT_VECTORS.passages(embedder, contexts) @ message
     scored = [
         _Candidate(c.text, c.cite, c.score + float(s), c.order)
         for c, s in zip(candidates, np.asarray(similarity).tolist(), strict=True)

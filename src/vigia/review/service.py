@@ -24,7 +24,7 @@ from vigia.guardrails.checks import (
     check_reply,
     output_guardrails_active,
 )
-from vigia.guardrails.grounding import reply_sentences
+from vigia.language import line_sentences
 from vigia.review.decision import decide
 from vigia.review.models import OutputReview
 from vigia.review.schemas import ReviewRequest, ReviewResponse
@@ -75,7 +75,7 @@ def evaluate(config: AgentConfig, request: ReviewRequest) -> dict[str, object]:
         recent=request.recentConversation or "",
     )
     active = output_guardrails_active(guard)
-    verdicts = check_reply(reply_sentences(request.reply), config, context) if active else []
+    verdicts = check_reply(line_sentences(request.reply), config, context) if active else []
     decision = decide(verdicts, request.attempt, active)
     return {
         "verdict": decision.verdict,

@@ -2,7 +2,7 @@
 
 A backend subclasses ``HybridSearchIndex`` and supplies its lexical side: how an entry's
 words are indexed (``index_words``) and unindexed (``unindex``, ``unindex_collection``), the
-document frequency of terms (``document_frequency``) and the BM25 ranking itself
+document frequency of terms (``document_frequency_sql``) and the BM25 ranking itself
 (``rank_lexical``). Entries, vectors, collection revisions, dense search (in-memory
 matrices, ``vigia.search.vectors``) and the reciprocal-rank fusion of both sides are here,
 so the backends rank alike by construction.
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import delete, func, select
+from sqlalchemy import TextClause, delete, func, select
 from sqlalchemy.orm import Session
 
 from vigia.db.base import new_id
@@ -55,6 +55,9 @@ def affordable(terms: list[str], frequency: dict[str, int], budget: int) -> list
 class HybridSearchIndex:
     """``SearchIndex`` logic common to all backends; the lexical side is left to subclasses."""
 
+    document_frequency_sql: TextClause
+    """Per backend: ``(term, entries holding it)`` rows for the bound list ``:terms``."""
+
     def __init__(self, cache: MatrixCache | None = None) -> None:
         self.cache = cache or MatrixCache()
 
@@ -74,7 +77,8 @@ class HybridSearchIndex:
 
     def document_frequency(self, session: Session, terms: list[str]) -> dict[str, int]:
         """How many entries (of every collection) hold each term."""
-        raise NotImplementedError
+        rows = session.execute(self.document_frequency_sql, {"terms": terms}).all()
+        return {str(r[0]): int(r[1]) for r in rows}
 
     def rank_lexical(
         self,

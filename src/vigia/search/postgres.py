@@ -88,6 +88,8 @@ class PostgresSearchIndex(HybridSearchIndex):
     ``search_totals`` row (``ON DELETE CASCADE``).
     """
 
+    document_frequency_sql = _DOC_FREQUENCY
+
     def index_words(self, session: Session, collection: str, rows: list[tuple[int, str]]) -> None:
         words = [(i, index_terms(t)) for i, t in rows]
         sizes = [len(w.split()) for _, w in words]
@@ -107,10 +109,6 @@ class PostgresSearchIndex(HybridSearchIndex):
 
     def unindex_collection(self, session: Session, collection: str) -> None:
         return None
-
-    def document_frequency(self, session: Session, terms: list[str]) -> dict[str, int]:
-        rows = session.execute(_DOC_FREQUENCY, {"terms": terms}).all()
-        return {str(r[0]): int(r[1]) for r in rows}
 
     def rank_lexical(
         self,

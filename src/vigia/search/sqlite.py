@@ -39,6 +39,8 @@ _DELETE_COLLECTION_FTS = text(
 class SqliteSearchIndex(HybridSearchIndex):
     """``SearchIndex`` on SQLite (FTS5 + vectors kept in memory per collection)."""
 
+    document_frequency_sql = _DOC_FREQUENCY
+
     def index_words(self, session: Session, collection: str, rows: list[tuple[int, str]]) -> None:
         session.execute(_INSERT_FTS, [{"id": i, "terms": index_terms(t)} for i, t in rows])
 
@@ -47,10 +49,6 @@ class SqliteSearchIndex(HybridSearchIndex):
 
     def unindex_collection(self, session: Session, collection: str) -> None:
         session.execute(_DELETE_COLLECTION_FTS, {"c": collection})
-
-    def document_frequency(self, session: Session, terms: list[str]) -> dict[str, int]:
-        rows = session.execute(_DOC_FREQUENCY, {"terms": terms}).all()
-        return {str(r[0]): int(r[1]) for r in rows}
 
     def rank_lexical(
         self,

@@ -15,8 +15,6 @@ always exact cosines; only which entries reach the re-scoring is approximate.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,6 +22,7 @@ from numpy.typing import NDArray
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from vigia.cache import LRUCache
 from vigia.search.models import SearchEntry
 
 MAX_CACHE_BYTES = 2 * 1024**3
@@ -119,27 +118,16 @@ class MatrixCache:
     """Process-wide matrices per collection, valid for one revision each."""
 
     def __init__(self, max_bytes: int = MAX_CACHE_BYTES) -> None:
-        self._lock = threading.Lock()
-        self._items: OrderedDict[str, Matrix] = OrderedDict()
-        self.max_bytes = max_bytes
+        self._matrices: LRUCache[str, Matrix] = LRUCache(max_bytes, weigh=lambda m: m.nbytes)
 
     def get(self, session: Session, collection: str, revision: str, dim: int) -> Matrix:
         """The matrix of ``collection`` at ``revision``, loading it when stale or missing."""
-        with self._lock:
-            cached = self._items.get(collection)
-            if cached is not None and cached.revision == revision:
-                self._items.move_to_end(collection)
-                return cached
+        cached = self._matrices.get(collection)
+        if cached is not None and cached.revision == revision:
+            return cached
         matrix = load_matrix(session, collection, revision, dim)
-        with self._lock:
-            self._items[collection] = matrix
-            self._items.move_to_end(collection)
-            total = sum(m.nbytes for m in self._items.values())
-            while total > self.max_bytes and len(self._items) > 1:
-                _, evicted = self._items.popitem(last=False)
-                total -= evicted.nbytes
+        self._matrices.put(collection, matrix)
         return matrix
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
+        self._matrices.clear()

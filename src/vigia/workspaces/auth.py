@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -13,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
+from vigia.cache import LRUCache
 from vigia.config import get_settings
 from vigia.db.session import session_scope
 from vigia.errors import Forbidden, RateLimited, Unauthorized
@@ -92,28 +91,17 @@ class KeyCache:
 
     def __init__(self, ttl_s: float, max_entries: int = 10_000) -> None:
         self.ttl_s = ttl_s
-        self.max_entries = max_entries
-        self._entries: dict[str, tuple[float, KeyContext]] = {}
-        self._lock = threading.Lock()
+        self._entries: LRUCache[str, KeyContext] = LRUCache(max_entries, ttl_s=ttl_s)
 
     def get(self, raw: str) -> KeyContext | None:
-        entry = self._entries.get(raw)
-        if entry is None or entry[0] < time.monotonic():
-            return None
-        return entry[1]
+        return self._entries.get(raw)
 
     def put(self, raw: str, key: KeyContext) -> None:
-        if self.ttl_s <= 0:
-            return
-        with self._lock:
-            if len(self._entries) >= self.max_entries:
-                self._entries.clear()
-            self._entries[raw] = (time.monotonic() + self.ttl_s, key)
+        if self.ttl_s > 0:
+            self._entries.put(raw, key)
 
     def evict(self, key_id: str) -> None:
-        with self._lock:
-            for raw in [r for r, (_, k) in self._entries.items() if k.key_id == key_id]:
-                del self._entries[raw]
+        self._entries.discard(lambda _raw, key: key.key_id == key_id)
 
 
 @lru_cache(maxsize=1)

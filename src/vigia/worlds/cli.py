@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from vigia.cli_output import emit, fail
+from vigia.cli_output import emit, fail, in_session
 from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
 from vigia.errors import Invalid, VigiaError
@@ -36,14 +36,8 @@ def world_add(
     as_json: JsonFlag = False,
 ) -> None:
     """Registers folder PATH as world ID."""
-    try:
-        upgrade()
-        with session_scope() as session:
-            world = add_world(session, world_id, path)
-            payload = {"id": world.id, "path": world.path}
-    except VigiaError as exc:
-        fail(exc, as_json)
-    emit(payload, as_json, f"world {payload['id']} → {payload['path']}")
+    world = in_session(as_json, lambda session: add_world(session, world_id, path))
+    emit({"id": world.id, "path": world.path}, as_json, f"world {world.id} → {world.path}")
 
 
 @world_app.command("index")
@@ -94,18 +88,10 @@ def world_index(
 @world_app.command("list")
 def world_list(as_json: JsonFlag = False) -> None:
     """Lists registered worlds."""
-    upgrade()
-    with session_scope() as session:
-        worlds = [
-            {
-                "id": w.id,
-                "path": w.path,
-                "files": w.files,
-                "lines": w.lines,
-                "indexed_at": w.indexed_at,
-            }
-            for w in list_worlds(session)
-        ]
+    worlds = [
+        {"id": w.id, "path": w.path, "files": w.files, "lines": w.lines, "indexed_at": w.indexed_at}
+        for w in in_session(as_json, list_worlds)
+    ]
     emit({"worlds": worlds}, as_json, "\n".join(f"{w['id']}\t{w['path']}" for w in worlds))
 
 
@@ -118,14 +104,8 @@ def user_create(
     as_json: JsonFlag = False,
 ) -> None:
     """Creates a user; the password is read from stdin (first line)."""
-    try:
-        if not password_stdin:
-            raise Invalid("pass the password on stdin with --password-stdin")
-        password = sys.stdin.readline().rstrip("\r\n")
-        upgrade()
-        with session_scope() as session:
-            user = create_user(session, name, password)
-            payload = {"id": user.id, "name": user.name}
-    except VigiaError as exc:
-        fail(exc, as_json)
-    emit(payload, as_json, f"user {payload['name']} created")
+    if not password_stdin:
+        fail(Invalid("pass the password on stdin with --password-stdin"), as_json)
+    password = sys.stdin.readline().rstrip("\r\n")
+    user = in_session(as_json, lambda session: create_user(session, name, password))
+    emit({"id": user.id, "name": user.name}, as_json, f"user {user.name} created")

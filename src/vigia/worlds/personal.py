@@ -14,6 +14,7 @@ from vigia.config import get_settings
 from vigia.errors import Invalid, NotFound, TooLarge, UnsupportedMedia
 from vigia.worlds.catalog import normalise_scope_path
 from vigia.worlds.models import PersonalFile, WorldUser
+from vigia.worlds.search import line_score
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_FILES = 200
@@ -104,8 +105,7 @@ def grep(session: Session, user: WorldUser, terms: list[str]) -> list[dict[str, 
             continue
         text = target.read_text(encoding="utf-8", errors="replace")
         for number, line in enumerate(text.splitlines(), start=1):
-            upper = line.upper()
-            score = sum(2 if "-" in t else 1 for t in terms if t in upper)
+            score = line_score(line, terms)
             if score:
                 hits.append((score, record.rel_path, number, line.strip()[:300]))
     hits.sort(key=lambda h: (-h[0], h[1], h[2]))

@@ -14,104 +14,17 @@ from typing import Protocol
 from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
+from vigia.language import STOPWORDS_EN, word_set
 from vigia.worlds.models import WorldChunk
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "if",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "of",
-        "on",
-        "or",
-        "the",
-        "this",
-        "that",
-        "to",
-        "was",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "does",
-        "did",
-        "should",
-        "would",
-        "could",
-        "there",
-        "their",
-        "them",
-        "these",
-        "those",
-        "into",
-        "about",
-        "explain",
-        "tell",
-        "show",
-        "find",
-        "list",
-        "give",
-        "all",
-        "any",
-        "has",
-        "have",
-        "had",
-        "not",
-        "no",
-        "yes",
-        "we",
-        "you",
-        "our",
-        "my",
-        "your",
-        "than",
-        "then",
-        "so",
-        "such",
-        "after",
-        "before",
-        "via",
-        "wrong",
-        "value",
-        "values",
-        "returns",
-        "return",
-        "returned",
-        "change",
-        "changes",
-        "changed",
-        "happen",
-        "happens",
-        "happened",
-        "issue",
-        "problem",
-        "error",
-        "bug",
-        "why",
-    ]
+# Words of a question about code that name no symbol ("why does X return the wrong value").
+QUESTION_WORDS = word_set(
+    """
+    explain tell show find list give yes via wrong value values returns return returned change
+    changes changed happen happens happened issue problem error bug
+    """
 )
+STOPWORDS = STOPWORDS_EN | QUESTION_WORDS
 _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 
 
@@ -138,12 +51,22 @@ def query_terms(text: str, limit: int = 16) -> list[str]:
     return out[:limit]
 
 
+def term_weight(term: str) -> int:
+    """A hyphenated name (``WS-TAX-RATE``) says more than a plain word."""
+    return 2 if "-" in term else 1
+
+
+def line_score(line: str, terms: list[str]) -> int:
+    """How much of the (upper-case) query ``terms`` one line holds."""
+    upper = line.upper()
+    return sum(term_weight(term) for term in terms if term in upper)
+
+
 def best_line(hit: ChunkHit, terms: list[str]) -> tuple[int, str]:
     """The line of a chunk that holds the most query terms: its number and text."""
     best, best_score = (hit.line_start, ""), -1
     for offset, text in enumerate(hit.text.splitlines()):
-        upper = text.upper()
-        score = sum(2 if "-" in term else 1 for term in terms if term in upper)
+        score = line_score(text, terms)
         if score > best_score and text.strip():
             best, best_score = (hit.line_start + offset, text.strip()), score
     return best
@@ -204,7 +127,7 @@ class SqlLikeSearch:
         hits = []
         for chunk in session.scalars(query.limit(500)):
             upper = chunk.text.upper()
-            score = sum(upper.count(t) * (2 if "-" in t else 1) for t in terms)
+            score = sum(upper.count(t) * term_weight(t) for t in terms)
             hits.append(
                 ChunkHit(
                     chunk.id, chunk.path, chunk.line_start, chunk.line_end, chunk.text, float(score)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from vigia.language import SENTENCE_END
+from vigia.language import SENTENCE_END, break_point
 
 MAX_PENDING_CHARS = 600
 
@@ -24,8 +24,7 @@ class SentenceBuffer:
             yield self._pending[: match.end()]
             self._pending = self._pending[match.end() :]
         if len(self._pending) > MAX_PENDING_CHARS:
-            cut = self._pending.rfind(" ", 0, MAX_PENDING_CHARS)
-            cut = cut + 1 if cut > 0 else MAX_PENDING_CHARS
+            cut = break_point(self._pending, MAX_PENDING_CHARS)
             yield self._pending[:cut]
             self._pending = self._pending[cut:]
 

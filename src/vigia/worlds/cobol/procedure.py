@@ -90,21 +90,23 @@ class _Walker:
     def _split(self, rest: list[Token], words: list[str], *marks: str) -> int:
         return next((i for i, w in enumerate(words) if w in marks), len(words))
 
+    def _around(
+        self, rest: list[Token], words: list[str], marks: tuple[str, ...], before: str, after: str
+    ) -> None:
+        """Operands before the first of ``marks`` get ``before``; those after, ``after``."""
+        cut = self._split(rest, words, *marks)
+        self.refs(rest[:cut], before)
+        self.refs(rest[cut + 1 :], after)
+
     def _move(self, rest: list[Token], words: list[str]) -> None:
-        cut = self._split(rest, words, "TO")
-        self.refs(rest[:cut], "reads")
-        self.refs(rest[cut + 1 :], "writes")
+        self._around(rest, words, ("TO",), "reads", "writes")
 
     def _compute(self, rest: list[Token], words: list[str]) -> None:
-        cut = self._split(rest, words, "=", "EQUAL")
-        self.refs(rest[:cut], "writes")
-        self.refs(rest[cut + 1 :], "reads")
+        self._around(rest, words, ("=", "EQUAL"), "writes", "reads")
 
     def _arith(self, rest: list[Token], words: list[str], into: str) -> None:
-        giving = self._split(rest, words, "GIVING")
-        if giving < len(words):
-            self.refs(rest[:giving], "reads")
-            self.refs(rest[giving + 1 :], "writes")
+        if "GIVING" in words:
+            self._around(rest, words, ("GIVING",), "reads", "writes")
             return
         cut = self._split(rest, words, into)
         self.refs(rest[:cut], "reads")
@@ -128,9 +130,7 @@ class _Walker:
         self._arith(rest, words, "INTO")
 
     def _into_writes(self, rest: list[Token], words: list[str]) -> None:
-        cut = self._split(rest, words, "INTO")
-        self.refs(rest[:cut], "reads")
-        self.refs(rest[cut + 1 :], "writes")
+        self._around(rest, words, ("INTO",), "reads", "writes")
 
     _string = _into_writes
     _unstring = _into_writes
@@ -138,9 +138,7 @@ class _Walker:
     _return = _into_writes
 
     def _write(self, rest: list[Token], words: list[str]) -> None:
-        cut = self._split(rest, words, "FROM")
-        self.refs(rest[:cut], "writes")
-        self.refs(rest[cut + 1 :], "reads")
+        self._around(rest, words, ("FROM",), "writes", "reads")
 
     _rewrite = _write
     _release = _write
@@ -154,9 +152,7 @@ class _Walker:
         self.refs(rest[:cut], "writes")
 
     def _set(self, rest: list[Token], words: list[str]) -> None:
-        cut = self._split(rest, words, "TO", "UP", "DOWN")
-        self.refs(rest[:cut], "writes")
-        self.refs(rest[cut + 1 :], "reads")
+        self._around(rest, words, ("TO", "UP", "DOWN"), "writes", "reads")
 
     def _go(self, rest: list[Token], words: list[str]) -> None:
         for token in rest:

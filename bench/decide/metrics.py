@@ -1,0 +1,58 @@
+"""Accuracy, calibration and abstention figures of the decisions benchmark."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from vigia.decide import scoring
+
+
+def ece(confidences: np.ndarray, correct: np.ndarray, bins: int = 15) -> float:
+    """Expected calibration error of top-label probabilities, equal-width bins."""
+    edges = np.linspace(0, 1, bins + 1)
+    total = 0.0
+    for low, high in itertools.pairwise(edges):
+        inside = (confidences > low) & (confidences <= high)
+        if inside.any():
+            total += inside.mean() * abs(correct[inside].mean() - confidences[inside].mean())
+    return float(total)
+
+
+def risk_curve(scores: np.ndarray, correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(-scores, kind="stable")
+    wrong = np.cumsum(1 - correct[order])
+    answered = np.arange(1, len(order) + 1)
+    return answered / len(order), wrong / answered
+
+
+def aurc(scores: np.ndarray, correct: np.ndarray) -> float:
+    """Area under the risk-coverage curve (lower is better)."""
+    return float(risk_curve(scores, correct)[1].mean())
+
+
+def coverage_at(scores: np.ndarray, correct: np.ndarray, risk: float = 0.05) -> float:
+    """Largest share of queries answerable (most confident first) with risk ≤ ``risk``."""
+    coverage, risks = risk_curve(scores, correct)
+    ok = np.nonzero(risks <= risk)[0]
+    return float(coverage[ok[-1]]) if len(ok) else 0.0
+
+
+def threshold_for(confidences: np.ndarray, correct: np.ndarray, risk: float) -> float:
+    """Lowest confidence threshold whose answered part has risk ≤ ``risk``."""
+    order = np.argsort(-confidences, kind="stable")
+    risks = np.cumsum(1 - correct[order]) / np.arange(1, len(order) + 1)
+    ok = np.nonzero(risks <= risk)[0]
+    if not len(ok):
+        return 1.0
+    return float(confidences[order][ok[-1]])
+
+
+def log_softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+
+
+def entropy_confidence(probabilities: np.ndarray) -> np.ndarray:
+    return np.array([scoring.confidence(row) for row in probabilities])
