@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import Tenant
 from tests.foundation.helpers import ADMIN, chat
 from vigia.engine import pipeline
+from vigia.engine.citations import SNIPPET_CHARS, snippet
 from vigia.engine.stages.retrieval import Retrieval
 from vigia.engine.turn import Turn
 from vigia.llm.function import replying
@@ -55,3 +56,21 @@ def test_citations_are_renumbered_in_order_of_use(
     assert citations[1]["heading"] == "Cláusula 4 · Cobertura todo riesgo"
     assert citations[0]["url"] == "https://x.test/anexo"
     assert all(0 <= c["score"] <= 1 for c in citations)
+
+
+PASSAGE = (
+    "La póliza cubre incendio y robo. Un siniestro se denuncia dentro de los tres días hábiles. "
+    "La franquicia es del 5 % del valor asegurado."
+)
+
+
+def test_snippet_is_the_sentence_the_answer_was_taken_from() -> None:
+    quoted = snippet(PASSAGE, ["Un siniestro se denuncia dentro de los tres días hábiles."])
+    assert quoted == "Un siniestro se denuncia dentro de los tres días hábiles."
+    paraphrased = snippet(PASSAGE, ["Tenés tres días hábiles para denunciar el siniestro."])
+    assert paraphrased == "Un siniestro se denuncia dentro de los tres días hábiles."
+
+
+def test_snippet_without_a_resembling_sentence_is_the_passage_opening() -> None:
+    assert snippet(PASSAGE, ["Sí."]).startswith("La póliza cubre incendio y robo.")
+    assert len(snippet("x " * 400, ["nada"])) <= SNIPPET_CHARS + 1

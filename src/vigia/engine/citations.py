@@ -1,14 +1,41 @@
-"""Maps the model's ``[n]`` markers to passages and renumbers them in order of first use."""
+"""Maps the model's ``[n]`` markers to passages and renumbers them in order of first use.
+
+A citation's snippet is the passage sentence(s) the citing sentences were taken from: the
+passage sentences that share the most words with them (the embedded answerer quotes them
+verbatim; an upstream model paraphrases), in passage order, at most ``SNIPPET_SENTENCES``.
+A passage no citing sentence resembles falls back to its opening.
+"""
 
 from __future__ import annotations
 
 import re
 
 from vigia.engine.events import Citation
+from vigia.language import content_terms, sentences
 from vigia.llm.protocol import Passage
 
 MARKER = re.compile(r"\[(\d{1,3})\]")
 SNIPPET_CHARS = 400
+SNIPPET_SENTENCES = 2
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= SNIPPET_CHARS else text[:SNIPPET_CHARS].rstrip() + "…"
+
+
+def snippet(passage: str, citing: list[str]) -> str:
+    """The sentences of ``passage`` that the ``citing`` sentences draw on."""
+    parts = sentences(passage)
+    wanted = set(content_terms(" ".join(citing)))
+    if len(parts) <= 1 or not wanted:
+        return _clip(passage)
+    scores = [len(wanted & set(content_terms(p))) for p in parts]
+    best = max(scores)
+    if best == 0:
+        return _clip(passage)
+    ranked = sorted(range(len(parts)), key=lambda i: (-scores[i], i))
+    chosen = [i for i in ranked[:SNIPPET_SENTENCES] if scores[i] >= max(1, best // 2)]
+    return _clip(" ".join(parts[i] for i in sorted(chosen)))
 
 
 class CitationMap:
@@ -17,13 +44,17 @@ class CitationMap:
     def __init__(self, passages: list[Passage]) -> None:
         self._passages = passages
         self._numbers: dict[int, int] = {}
+        self._citing: dict[int, list[str]] = {}
 
     def rewrite(self, sentence: str) -> str:
+        plain = MARKER.sub("", sentence).strip()
+
         def replace(match: re.Match[str]) -> str:
             original = int(match.group(1))
             if not 1 <= original <= len(self._passages):
                 return ""
             new = self._numbers.setdefault(original, len(self._numbers) + 1)
+            self._citing.setdefault(original, []).append(plain)
             return f"[{new}]"
 
         return MARKER.sub(replace, sentence)
@@ -33,13 +64,12 @@ class CitationMap:
         out = []
         for original, new in sorted(self._numbers.items(), key=lambda item: item[1]):
             p = self._passages[original - 1]
-            snippet = p.text if len(p.text) <= SNIPPET_CHARS else p.text[:SNIPPET_CHARS] + "…"
             out.append(
                 Citation(
                     n=new,
                     document_id=p.document_id,
                     document=p.document,
-                    snippet=snippet,
+                    snippet=snippet(p.text, self._citing.get(original, [])),
                     score=max(0.0, min(1.0, p.score)),
                     url=p.url,
                     page=p.page,

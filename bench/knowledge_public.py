@@ -1,0 +1,155 @@
+"""Knowledge quality on public reading-comprehension sets (SQuAD-es dev, FaQuAD pt dev).
+
+One knowledge base per set, each article a Markdown document (its paragraphs in order). For
+every question: the rank of the first passage holding a gold answer (recall@1/@5, MRR, hybrid
+search as the engine runs it); the embedded answerer's reply, with citations built by the
+engine's ``CitationMap``; whether a gold answer is in a cited snippet and in the reply; the
+reply's length. Questions of one set asked of the other set's knowledge base measure how
+often the answerer says it does not know (it should). Usage:
+
+    .venv/bin/python bench/knowledge_public.py [--set squad_es|faquad_pt|both] [--limit N]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "knowledge"
+SETS = {"squad_es": "squad_es_dev.jsonl", "faquad_pt": "faquad_pt_dev.jsonl"}
+
+
+def load(name: str) -> tuple[dict[str, list[str]], list[dict[str, Any]]]:
+    """Articles (title → paragraphs in order) and questions (text, gold answers, article)."""
+    articles: dict[str, list[str]] = defaultdict(list)
+    questions = []
+    for line in (DATA / SETS[name]).read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        articles[row["article"]].append(row["context"])
+        for q in row["questions"]:
+            answers = sorted({a["text"].strip() for a in q["answers"] if a["text"].strip()})
+            questions.append({"q": q["question"], "answers": answers, "article": row["article"]})
+    return articles, questions
+
+
+def document(title: str, paragraphs: list[str]) -> bytes:
+    return (f"# {title}\n\n" + "\n\n".join(paragraphs) + "\n").encode()
+
+
+def file_name(title: str) -> str:
+    safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip()
+    return (safe or "article")[:100] + ".md"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=[*SETS, "both"], default="both")
+    parser.add_argument("--limit", type=int, default=0, help="questions per set (0: all)")
+    parser.add_argument("--top-k", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--embedder", choices=["use", "e5"], default="use")
+    args = parser.parse_args()
+    os.environ["VIGIA_DATA_DIR"] = tempfile.mkdtemp(prefix="vigia-knowledge-public-")
+
+    from vigia.agents.schemas import Replies
+    from vigia.db.migrate import upgrade
+    from vigia.db.session import session_scope
+    from vigia.engine.citations import CitationMap
+    from vigia.knowledge import service
+    from vigia.knowledge.retrieval import search_knowledge
+    from vigia.language import fold
+    from vigia.llm.embedded import compose
+    from vigia.llm.protocol import ModelRequest
+    from vigia.workspaces.service import create_workspace
+
+    upgrade()
+    names = list(SETS) if args.set == "both" else [args.set]
+    no_answer = Replies().no_answer
+    kbs = {}
+    data = {name: load(name) for name in SETS}
+    with session_scope() as session:
+        workspace = create_workspace(session, "eval")
+        for name in SETS:
+            articles, _ = data[name]
+            kb = service.create_knowledge_base(session, workspace, name, embedder=args.embedder)
+            started = time.perf_counter()
+            chunks = 0
+            for title, paragraphs in articles.items():
+                upload = service.add_document(
+                    session, kb, file_name(title), document(title, paragraphs)
+                )
+                chunks += upload.document.chunk_count
+            kbs[name] = kb
+            print(
+                f"{name}: {len(articles)} articles, {chunks} chunks, "
+                f"ingest {time.perf_counter() - started:.1f}s"
+            )
+
+    def has(text: str, answers: list[str]) -> bool:
+        folded = fold(text)
+        return any(fold(a) in folded for a in answers)
+
+    def ask(session: Any, kb: Any, question: str) -> tuple[list[Any], str, list[Any]]:
+        passages = search_knowledge(session, [kb], question, args.top_k)
+        reply = compose(
+            ModelRequest(instructions="", message=question, passages=passages, no_answer=no_answer)
+        )
+        citations = CitationMap(passages)
+        text = citations.rewrite(reply)
+        return passages, text, citations.citations()
+
+    rng = random.Random(args.seed)
+    with session_scope() as session:
+        for name in names:
+            _, questions = data[name]
+            if args.limit:
+                questions = rng.sample(questions, min(args.limit, len(questions)))
+            ranks, in_snippet, in_reply, lengths, latencies = [], 0, 0, [], []
+            for item in questions:
+                t0 = time.perf_counter()
+                passages, text, cited = ask(session, kbs[name], item["q"])
+                latencies.append((time.perf_counter() - t0) * 1000)
+                rank = next(
+                    (i for i, p in enumerate(passages, 1) if has(p.text, item["answers"])), None
+                )
+                ranks.append(rank)
+                in_snippet += any(has(c.snippet, item["answers"]) for c in cited)
+                in_reply += has(text, item["answers"])
+                lengths.append(len(text))
+            n = len(questions)
+            other = next(o for o in SETS if o != name)
+            wrong = rng.sample(questions, min(200, n))
+            refused = sum(ask(session, kbs[other], q["q"])[1] == no_answer for q in wrong)
+            print(
+                json.dumps(
+                    {
+                        "set": name,
+                        "questions": n,
+                        "recall@1": round(sum(r == 1 for r in ranks) / n, 3),
+                        "recall@5": round(sum(r is not None and r <= 5 for r in ranks) / n, 3),
+                        "mrr": round(sum(1 / r for r in ranks if r) / n, 3),
+                        "answer_in_cited_snippet": round(in_snippet / n, 3),
+                        "answer_in_reply": round(in_reply / n, 3),
+                        "reply_chars_median": statistics.median(lengths),
+                        "reply_chars_p90": sorted(lengths)[int(0.9 * (n - 1))],
+                        "no_answer_on_wrong_kb": round(refused / len(wrong), 3),
+                        "ms_per_question_p50": round(statistics.median(latencies), 1),
+                    }
+                )
+            )
+
+
+if __name__ == "__main__":
+    main()
