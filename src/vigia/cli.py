@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from vigia.agents import service as agents
-from vigia.agents.schemas import AgentCreate, AgentPatch
+from vigia.agents.schemas import AgentCreate, AgentOut, AgentPatch
 from vigia.cli_output import emit, fail
 from vigia.config import get_settings
 from vigia.conversations import service as conversations
@@ -172,7 +172,7 @@ def agent_update(
         row = _run(as_json, action)
     except ValueError as error:
         fail(VigiaError(str(error), status=422, code="invalid"), as_json)
-    emit(agents.agent_view(row), as_json)
+    emit(AgentOut.model_validate(row).model_dump(mode="json"), as_json)
 
 
 @agent_app.command("publish")
@@ -230,7 +230,7 @@ def key_revoke(key_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> N
 @runs_app.command("show")
 def runs_show(run_id: str, as_json: Json = False) -> None:
     """A run's trace: each stage with its start, duration and outcome."""
-    view = _run(as_json, lambda s: run_view(s, run_id))
+    view = _run(as_json, lambda s: run_view(s, run_id)).model_dump(mode="json")
     human = "\n".join(
         [f"run {view['id']} · {view['status']} · {view['duration_ms']} ms · ${view['cost_usd']}"]
         + [
@@ -251,13 +251,10 @@ def _conversation_action(workspace: str, conversation_id: str, action: Any) -> A
 
 @conversation_app.command("show")
 def conversation_show(conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
-    emit(
-        _run(
-            as_json,
-            _conversation_action(workspace, conversation_id, conversations.conversation_view),
-        ),
-        as_json,
+    view = _run(
+        as_json, _conversation_action(workspace, conversation_id, conversations.conversation_view)
     )
+    emit(view.model_dump(mode="json"), as_json)
 
 
 @conversation_app.command("handoff")
