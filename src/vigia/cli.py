@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from vigia.agents import service as agents
-from vigia.agents.schemas import AgentCreate, AgentPatch
+from vigia.agents.schemas import AgentCreate, AgentOut, AgentPatch
 from vigia.cli_output import emit, fail, in_session
 from vigia.config import get_settings
 from vigia.conversations import service as conversations
@@ -161,7 +161,7 @@ def agent_update(
         row = in_session(as_json, action)
     except ValueError as error:
         fail(VigiaError(str(error), status=422, code="invalid"), as_json)
-    emit(agents.agent_view(row), as_json)
+    emit(AgentOut.model_validate(row).model_dump(mode="json"), as_json)
 
 
 @agent_app.command("publish")
@@ -219,7 +219,7 @@ def key_revoke(key_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> N
 @runs_app.command("show")
 def runs_show(run_id: str, as_json: Json = False) -> None:
     """A run's trace: each stage with its start, duration and outcome."""
-    view = in_session(as_json, lambda s: run_view(s, run_id))
+    view = in_session(as_json, lambda s: run_view(s, run_id)).model_dump(mode="json")
     human = "\n".join(
         [f"run {view['id']} · {view['status']} · {view['duration_ms']} ms · ${view['cost_usd']}"]
         + [
@@ -240,13 +240,10 @@ def _conversation_action(workspace: str, conversation_id: str, action: Any) -> A
 
 @conversation_app.command("show")
 def conversation_show(conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
-    emit(
-        in_session(
-            as_json,
-            _conversation_action(workspace, conversation_id, conversations.conversation_view),
-        ),
-        as_json,
+    view = in_session(
+        as_json, _conversation_action(workspace, conversation_id, conversations.conversation_view)
     )
+    emit(view.model_dump(mode="json"), as_json)
 
 
 def _set_handoff(workspace: str, conversation_id: str, handoff: bool, as_json: bool) -> None:

@@ -58,3 +58,5 @@ def test_systemone_needs_the_decide_scope(client: TestClient) -> None:
     response = client.post("/v1/systemone", json={"state": "x", "questions": {}})
     assert response.status_code == 401
     assert set(response.json()) == {"detail", "error"}
+    body = response.json()
+    assert body["error"] == "unauthorized" and "missing API key" in body["detail"]

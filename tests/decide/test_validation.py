@@ -122,6 +122,8 @@ def test_missing_key_is_401_with_detail_and_error(client: TestClient) -> None:
     response = client.post("/v1/decide", json=SPEC_BODY)
     assert response.status_code == 401
     assert set(response.json()) == {"detail", "error"}
+    body = response.json()
+    assert body["error"] == "unauthorized" and "missing API key" in body["detail"]
 
 
 def test_key_without_decide_scope_is_403(client: TestClient) -> None:
@@ -130,7 +132,8 @@ def test_key_without_decide_scope_is_403(client: TestClient) -> None:
         "/v1/decide", json=SPEC_BODY, headers={"Authorization": f"Bearer {tenant.production_key}"}
     )
     assert response.status_code == 403
-    assert response.json()["error"] == "forbidden"
+    detail = "this API key lacks the 'decide' scope"
+    assert response.json() == {"detail": detail, "error": "forbidden"}
 
 
 SYSTEMONE_INVALID = {
@@ -155,4 +158,6 @@ def test_systemone_limit_answers_422_list(
 ) -> None:
     response = client.post("/v1/systemone", json=SYSTEMONE_INVALID[case], headers=headers)
     assert response.status_code == 422, response.text
-    assert isinstance(response.json()["detail"], list)
+    detail = response.json()["detail"]
+    assert isinstance(detail, list) and detail
+    assert all({"loc", "msg", "type"} <= set(item) and item["loc"][0] == "body" for item in detail)

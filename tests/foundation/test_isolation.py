@@ -23,7 +23,7 @@ def test_other_workspace_conversation_is_not_found(client: TestClient, tenant: T
     )
     assert status == 404 and body == {"detail": "conversation not found"}
     r = client.get(f"/admin/workspaces/{tenant.workspace_name}/conversations/{cid}", headers=ADMIN)
-    assert r.status_code == 404
+    assert r.status_code == 404 and r.json() == {"detail": "conversation not found"}
 
 
 def test_channel_key_sees_only_its_agent(client: TestClient, tenant: Tenant) -> None:
@@ -37,8 +37,8 @@ def test_channel_key_sees_only_its_agent(client: TestClient, tenant: Tenant) -> 
     assert key["rpm"] == 600
     models = client.get("/v1/models", headers={"Authorization": f"Bearer {key['key']}"}).json()
     assert [m["id"] for m in models["data"]] == ["segundo"]
-    status, _ = chat(client, key["key"], tenant.agent_slug, "hola")
-    assert status == 404
+    status, body = chat(client, key["key"], tenant.agent_slug, "hola")
+    assert status == 404 and body == {"detail": f"model '{tenant.agent_slug}' not found"}
 
 
 def test_revoked_key_and_missing_scope(client: TestClient, tenant: Tenant) -> None:
@@ -57,7 +57,8 @@ def test_revoked_key_and_missing_scope(client: TestClient, tenant: Tenant) -> No
 
 
 def test_admin_api_needs_the_admin_token(client: TestClient) -> None:
-    assert client.get("/admin/workspaces").status_code == 401
+    missing = client.get("/admin/workspaces")
+    assert missing.status_code == 401 and missing.json() == {"detail": "admin token required"}
     bad = client.get("/admin/workspaces", headers={"Authorization": "Bearer nope"})
     assert bad.status_code == 401 and bad.json() == {"detail": "admin token required"}
 
@@ -65,4 +66,4 @@ def test_admin_api_needs_the_admin_token(client: TestClient) -> None:
 def test_oversized_body_is_refused_with_413(client: TestClient, tenant: Tenant) -> None:
     huge = "a" * (3 * 1024 * 1024)
     status, body = chat(client, tenant.production_key, tenant.agent_slug, huge)
-    assert status == 413 and "larger than" in body["detail"]
+    assert status == 413 and set(body) == {"detail"} and "larger than" in body["detail"]

@@ -11,9 +11,10 @@ import httpx
 import openai
 import pytest
 
-from tests.conftest import Tenant
+from tests.conftest import ADMIN_TOKEN, Tenant, make_tenant
 
 QUESTION = "¿Atienden de lunes a viernes?"
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
 def sdk(base: str, key: str) -> openai.OpenAI:
@@ -25,6 +26,54 @@ def test_models_lists_the_workspace_agents(live_server: str, tenant: Tenant) -> 
     assert [m.id for m in models.data] == [tenant.agent_slug]
     assert models.data[0].object == "model"
     assert models.data[0].owned_by == "vigia"
+
+
+def test_models_retrieve_returns_the_agent(live_server: str, tenant: Tenant) -> None:
+    model = sdk(live_server, tenant.production_key).models.retrieve(tenant.agent_slug)
+    assert model.id == tenant.agent_slug and model.object == "model"
+    assert model.owned_by == "vigia" and model.created > 0
+    assert (model.model_extra or {})["name"] == tenant.agent_slug
+
+
+def test_models_retrieve_refuses_what_the_key_cannot_see(live_server: str, tenant: Tenant) -> None:
+    other = make_tenant(name="otro", slug="ajeno")
+    admin = f"{live_server}/admin/workspaces/{tenant.workspace_name}"
+    httpx.post(f"{admin}/agents", json={"slug": "segundo"}, headers=ADMIN).raise_for_status()
+    httpx.post(f"{admin}/agents", json={"slug": "externo", "kind": "external"}, headers=ADMIN)
+    channel = httpx.post(f"{admin}/keys", json={"agent": "segundo", "env": "draft"}, headers=ADMIN)
+    cases = [
+        (tenant.production_key, "nope"),  # unknown
+        (tenant.production_key, other.agent_slug),  # another workspace's agent
+        (tenant.production_key, "externo"),  # reviewed through output-review, not chat
+        (tenant.production_key, "segundo"),  # never published: drafts only
+        (channel.json()["key"], tenant.agent_slug),  # a channel key sees its agent only
+    ]
+    for key, slug in cases:
+        with pytest.raises(openai.NotFoundError) as missing:
+            sdk(live_server, key).models.retrieve(slug)
+        assert missing.value.body == {"detail": f"model '{slug}' not found"}, slug
+    draft = sdk(live_server, channel.json()["key"]).models.retrieve("segundo")
+    assert draft.id == "segundo"
+
+
+def test_draft_key_version_is_the_number_its_publish_would_get(
+    live_server: str, tenant: Tenant
+) -> None:
+    client = sdk(live_server, tenant.draft_key)
+    r = client.chat.completions.create(
+        model=tenant.agent_slug, messages=[{"role": "user", "content": QUESTION}]
+    )
+    sherlock = (r.model_extra or {})["sherlock"]
+    assert sherlock["version"] == 2 and sherlock["env"] == "draft"
+    stream = client.chat.completions.create(
+        model=tenant.agent_slug, messages=[{"role": "user", "content": QUESTION}], stream=True
+    )
+    assert (list(stream)[-1].model_extra or {})["sherlock"]["version"] == 2
+    published = httpx.post(
+        f"{live_server}/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}/publish",
+        headers=ADMIN,
+    ).json()
+    assert published["version"] == 2
 
 
 def test_chat_json_has_the_spec_shape(live_server: str, tenant: Tenant) -> None:
@@ -83,6 +132,9 @@ def test_stream_options_include_usage_adds_an_empty_choices_chunk(
     chunks = list(stream)
     assert chunks[-1].choices == [] and chunks[-1].usage is not None
     assert all(c.usage is None for c in chunks[1:-2])
+    last, finishing = chunks[-1].model_extra or {}, chunks[-2].model_extra or {}
+    assert last["sherlock"]["status"] == "ok" and last["sherlock"] == finishing["sherlock"]
+    assert chunks[-1].usage == chunks[-2].usage
 
 
 def test_streamed_and_json_runs_are_counted_alike(live_server: str, tenant: Tenant) -> None:

@@ -82,16 +82,18 @@ def test_rate_limit_is_exact_across_two_replicas(redis_url: str) -> None:
             _wait(f"http://127.0.0.1:{p}/healthz")
         body = {"model": tenant.agent_slug, "messages": [{"role": "user", "content": "hola"}]}
 
-        def call(i: int) -> int:
+        def call(i: int) -> httpx.Response:
             url = f"http://127.0.0.1:{ports[i % 2]}/v1/chat/completions"
             auth = {"Authorization": f"Bearer {tenant.production_key}"}
-            return httpx.post(url, json=body, headers=auth, timeout=60).status_code
+            return httpx.post(url, json=body, headers=auth, timeout=60)
 
         with ThreadPoolExecutor(max_workers=limit + extra) as pool:
-            statuses = sorted(pool.map(call, range(limit + extra)))
+            responses = list(pool.map(call, range(limit + extra)))
     finally:
         for server in servers:
             server.terminate()
         for server in servers:
             server.wait(timeout=15)
-    assert statuses == [200] * limit + [429] * extra
+    assert sorted(r.status_code for r in responses) == [200] * limit + [429] * extra
+    refused = [r.json() for r in responses if r.status_code == 429]
+    assert all(f"rate limit of {limit} requests per minute" in r["detail"] for r in refused)

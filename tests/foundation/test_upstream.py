@@ -68,6 +68,7 @@ def test_upstream_errors_are_translated(
     assert r.status_code == 502, (
         "a failure before the first sentence is an HTTP error, not a 200 stream"
     )
+    assert r.json() == {"detail": "model provider answered HTTP 500"}
 
 
 def test_unreachable_upstream_is_a_502(client: TestClient, tenant: Tenant) -> None:

@@ -22,7 +22,8 @@ def test_draft_key_runs_draft_and_production_the_published_version(
     )
     assert prod["sherlock"]["version"] == 1
     assert "sábados" not in prod["choices"][0]["message"]["content"]
-    assert draft["sherlock"]["version"] == "draft"
+    assert draft["sherlock"]["version"] == 2, "a draft is numbered as its publish would be"
+    assert draft["sherlock"]["env"] == "draft" and prod["sherlock"]["env"] == "production"
     assert "sábados de 10 a 14" in draft["choices"][0]["message"]["content"]
     published = client.post(
         f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}/publish",
@@ -58,7 +59,11 @@ def test_unpublished_agent_is_invisible_to_production_keys(
     assert [m["id"] for m in prod.json()["data"]] == [tenant.agent_slug]
     assert sorted(m["id"] for m in draft.json()["data"]) == sorted([tenant.agent_slug, "nuevo"])
     status, body = chat(client, tenant.production_key, "nuevo", "hola")
-    assert status == 404 and "no published version" in body["detail"]
+    assert status == 404 and body == {
+        "detail": "agent 'nuevo' has no published version yet: publish it or use a draft key"
+    }
+    status, body = chat(client, tenant.draft_key, "nuevo", "hola")
+    assert status == 200 and body["sherlock"]["version"] == 1, "the draft of version 1"
 
 
 def test_embedded_answer_quotes_facts_not_role_instructions(client: TestClient) -> None:

@@ -6,6 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant
+from tests.errors import assert_error
 from tests.knowledge.documents import HELP_HTML, NOTES_MD, faq_docx, policy_pdf
 from tests.knowledge.helpers import stored_counts
 from vigia.knowledge import service
@@ -46,7 +47,7 @@ def kb_url(client: TestClient, admin_headers: dict[str, str], tenant: Tenant) ->
 
 def test_routes_need_the_admin_token(client: TestClient, tenant: Tenant) -> None:
     response = client.get(f"/admin/workspaces/{tenant.workspace_id}/knowledge-bases")
-    assert response.status_code == 401
+    assert_error(response, 401, "admin token required")
 
 
 def test_create_list_and_refuse_duplicate_names(
@@ -62,7 +63,7 @@ def test_create_list_and_refuse_duplicate_names(
         json={"name": "Pólizas"},
         headers=admin_headers,
     )
-    assert again.status_code == 409
+    assert_error(again, 409, "knowledge base 'Pólizas' already exists in this workspace")
 
 
 def test_upload_every_format_and_read_chunks_back(
@@ -104,6 +105,7 @@ def test_url_given_with_the_upload_is_kept(
     assert status == 201 and body["url"] == "https://x.example/t"
     status, body = _upload(client, admin_headers, kb_url, "t.md", b"texto", url="ftp://x")
     assert status == 422
+    assert body == {"detail": "url must be an http(s) address of at most 2000 characters"}
 
 
 def test_same_name_replaces_and_leaves_no_orphans(
@@ -141,7 +143,8 @@ def test_delete_document_removes_all_its_chunks(
         "entries": kept["entries"] - gone,
         "fts": kept["fts"] - gone,
     }
-    assert client.get(f"{kb_url}/documents/{doc['id']}", headers=admin_headers).status_code == 404
+    gone_doc = client.get(f"{kb_url}/documents/{doc['id']}", headers=admin_headers)
+    assert_error(gone_doc, 404, f"document '{doc['id']}' not found")
 
 
 def test_delete_knowledge_base_removes_everything(
@@ -150,17 +153,20 @@ def test_delete_knowledge_base_removes_everything(
     _upload(client, admin_headers, kb_url, "poliza.pdf", policy_pdf(), PDF)
     assert client.delete(kb_url, headers=admin_headers).status_code == 204
     assert stored_counts() == {"documents": 0, "chunks": 0, "entries": 0, "fts": 0}
-    assert client.get(kb_url, headers=admin_headers).status_code == 404
+    kb_id = kb_url.rsplit("/", 1)[1]
+    assert_error(
+        client.get(kb_url, headers=admin_headers), 404, f"knowledge base '{kb_id}' not found"
+    )
 
 
 @pytest.mark.parametrize(
-    ("name", "data", "status"),
+    ("name", "data", "status", "why"),
     [
-        ("planilla.xlsx", b"PK\x03\x04 hoja", 415),
-        ("secreta.pdf", policy_pdf(password="clave-1234"), 422),
-        ("rota.pdf", b"%PDF-1.4 nada mas", 422),
-        ("falsa.docx", b"no es un zip", 422),
-        ("vacio.md", b"\n\n", 422),
+        ("planilla.xlsx", b"PK\x03\x04 hoja", 415, "unsupported document type '.xlsx'"),
+        ("secreta.pdf", policy_pdf(password="clave-1234"), 422, "this PDF is encrypted"),
+        ("rota.pdf", b"%PDF-1.4 nada mas", 422, "this file is not a readable PDF"),
+        ("falsa.docx", b"no es un zip", 422, "this file is not a readable DOCX"),
+        ("vacio.md", b"\n\n", 422, "no text could be extracted from this document"),
     ],
 )
 def test_bad_files_are_refused_and_change_nothing(
@@ -170,12 +176,13 @@ def test_bad_files_are_refused_and_change_nothing(
     name: str,
     data: bytes,
     status: int,
+    why: str,
 ) -> None:
     _upload(client, admin_headers, kb_url, "manual.md", NOTES_MD.encode())
     before = stored_counts()
     got, body = _upload(client, admin_headers, kb_url, name, data)
     assert got == status, body
-    assert isinstance(body["detail"], str) and body["detail"]
+    assert set(body) == {"detail"} and body["detail"].startswith(why)
     assert stored_counts() == before
 
 
@@ -187,10 +194,10 @@ def test_too_large_is_413(
 ) -> None:
     monkeypatch.setattr(service, "MAX_DOCUMENT_BYTES", 1000)
     status, body = _upload(client, admin_headers, kb_url, "largo.txt", b"palabra " * 200)
-    assert status == 413 and "MiB" in body["detail"]
+    assert status == 413 and body == {"detail": "documents may be at most 0 MiB"}
     big = b"x" * (1000 + 70 * 1024)
-    status, _ = _upload(client, admin_headers, kb_url, "enorme.txt", big)
-    assert status == 413
+    status, body = _upload(client, admin_headers, kb_url, "enorme.txt", big)
+    assert status == 413 and body == {"detail": "documents may be at most 0 MiB"}
     assert stored_counts()["documents"] == 0
 
 
@@ -202,9 +209,10 @@ def test_another_workspace_cannot_see_the_base(
     other = make_tenant(name="otra", slug="otro")
     kb_id = kb_url.rsplit("/", 1)[1]
     url = f"/admin/workspaces/{other.workspace_name}/knowledge-bases/{kb_id}"
-    assert client.get(url, headers=admin_headers).status_code == 404
-    status, _ = _upload(client, admin_headers, url, "manual.md", NOTES_MD.encode())
-    assert status == 404
+    missing = f"knowledge base '{kb_id}' not found"
+    assert_error(client.get(url, headers=admin_headers), 404, missing)
+    status, body = _upload(client, admin_headers, url, "manual.md", NOTES_MD.encode())
+    assert status == 404 and body == {"detail": missing}
 
 
 def test_search_returns_citation_shaped_passages(

@@ -46,7 +46,7 @@ def test_encrypted_pdf_is_refused() -> None:
 def test_broken_pdf_is_refused() -> None:
     with pytest.raises(Invalid) as caught:
         parse_document("rota.pdf", policy_pdf()[:300])
-    assert caught.value.status == 422
+    assert caught.value.status == 422 and caught.value.detail == "this file is not a readable PDF"
     with pytest.raises(Invalid):
         parse_document("falsa.pdf", b"esto no es un pdf")
 
@@ -113,6 +113,7 @@ def test_unsupported_type_is_415() -> None:
     with pytest.raises(UnsupportedMedia) as caught:
         parse_document("planilla.xlsx", b"PK\x03\x04")
     assert caught.value.status == 415
+    assert caught.value.detail.startswith("unsupported document type '.xlsx'")
 
 
 def test_document_without_text_is_422() -> None:

@@ -154,20 +154,24 @@ def test_agent_of_another_workspace_or_not_external_is_not_found(
     other = make_tenant(name="otra", slug="otro", kind="external")
     internal = make_tenant(name="interna", slug="interno")
     headers = {"Authorization": f"Bearer {external.production_key}"}
-    assert client.post(url(other.agent_id), json=body(GROUNDED), headers=headers).status_code == 404
     own_internal = {"Authorization": f"Bearer {internal.production_key}"}
-    response = client.post(url(internal.agent_id), json=body(GROUNDED), headers=own_internal)
-    assert response.status_code == 404
-    assert client.post(url("x" * 300), json=body(GROUNDED), headers=headers).status_code == 404
+    for agent_id, key in [
+        (other.agent_id, headers),
+        (internal.agent_id, own_internal),
+        ("x" * 300, headers),
+    ]:
+        response = client.post(url(agent_id), json=body(GROUNDED), headers=key)
+        assert response.status_code == 404 and response.json() == {"detail": "agent not found"}
 
 
 def test_key_without_the_review_scope_is_refused(client: TestClient) -> None:
     tenant = make_tenant(name="sinscope", slug="bot", kind="external", scopes=["chat"])
     headers = {"Authorization": f"Bearer {tenant.production_key}"}
-    assert (
-        client.post(url(tenant.agent_id), json=body(GROUNDED), headers=headers).status_code == 403
-    )
-    assert client.post(url(tenant.agent_id), json=body(GROUNDED)).status_code == 401
+    refused = client.post(url(tenant.agent_id), json=body(GROUNDED), headers=headers)
+    assert refused.status_code == 403
+    assert refused.json() == {"detail": "this API key lacks the 'guardrails:review' scope"}
+    anonymous = client.post(url(tenant.agent_id), json=body(GROUNDED))
+    assert anonymous.status_code == 401 and "missing API key" in anonymous.json()["detail"]
 
 
 @pytest.mark.parametrize(
@@ -205,6 +209,8 @@ def test_missing_required_fields_answer_422(client: TestClient, external: Tenant
         headers={"Authorization": f"Bearer {external.production_key}"},
     )
     assert response.status_code == 422
+    missing = [e["loc"] for e in response.json()["detail"] if e["type"] == "missing"]
+    assert missing == [["body", "attempt"], ["body", "message"], ["body", "reply"]]
 
 
 def new_conversation(tenant: Tenant) -> str:
@@ -249,6 +255,6 @@ def test_thread_of_another_workspace_is_not_found_and_nothing_is_stored(
         json=body(GRAVE, threadId=thread),
         headers={"Authorization": f"Bearer {external.production_key}"},
     )
-    assert response.status_code == 404
+    assert response.status_code == 404 and response.json() == {"detail": "conversation not found"}
     with session_scope() as session:
         assert session.scalar(select(func.count()).select_from(OutputReview)) == 0

@@ -6,11 +6,14 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
+from tests.errors import assert_error, assert_invalid
 from tests.worlds.conftest import PAYROLL
 from vigia.db.session import session_scope
 from vigia.worlds.catalog import add_world
 from vigia.worlds.indexer import IndexReport
+from vigia.worlds.schemas import StreamEvent
 
 W = "payroll-2024"
 
@@ -50,18 +53,26 @@ def test_scope_paths_narrow_and_are_normalised(alice: TestClient, payroll: Index
     assert body["sources"] and all(s["doc_id"].startswith("docs/") for s in body["sources"])
 
 
-@pytest.mark.parametrize("bad", ["../etc", "/etc/passwd", "src/../../x", "nope/here", "C:/x", ""])
-def test_bad_scope_paths_are_422(alice: TestClient, payroll: IndexReport, bad: str) -> None:
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [
+        ("../etc", "scope path '../etc' must not contain '..'"),
+        ("/etc/passwd", "scope path '/etc/passwd' must be relative to the world"),
+        ("src/../../x", "scope path 'src/../../x' must not contain '..'"),
+        ("nope/here", f"scope path 'nope/here' does not exist in world '{W}'"),
+        ("C:/x", "scope path 'C:/x' must be relative to the world"),
+        ("", "scope path must be a non-empty string"),
+    ],
+)
+def test_bad_scope_paths_are_422(
+    alice: TestClient, payroll: IndexReport, bad: str, why: str
+) -> None:
     response = alice.post(
         "/chat", json={"message": "x", "version": W, "knowledge": True, "scope_paths": [bad]}
     )
-    assert response.status_code == 422
-    assert (
-        alice.post(
-            "/qa/run", json={"question": "x", "version": W, "scope_paths": [bad]}
-        ).status_code
-        == 422
-    )
+    assert_error(response, 422, why)
+    lens = alice.post("/qa/run", json={"question": "x", "version": W, "scope_paths": [bad]})
+    assert_error(lens, 422, why)
 
 
 def test_knowledge_false_answers_without_retrieval(alice: TestClient) -> None:
@@ -89,32 +100,35 @@ def test_knowledge_false_recalls_earlier_turns(alice: TestClient, payroll: Index
 
 def test_unknown_and_unindexed_worlds(alice: TestClient) -> None:
     missing = alice.post("/chat", json={"message": "x", "version": "nope", "knowledge": True})
-    assert missing.status_code == 404
+    assert_error(missing, 404, "world 'nope' not found")
     with session_scope() as session:
         add_world(session, "fresh", PAYROLL)
     fresh = alice.post("/chat", json={"message": "x", "version": "fresh", "knowledge": True})
-    assert fresh.status_code == 409 and "vigia world index fresh" in fresh.json()["detail"]
+    assert_error(fresh, 409, "world 'fresh' is not indexed yet: run `vigia world index fresh`")
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("body", "field"),
     [
-        {"message": ""},
-        {"message": "   "},
-        {"message": "x" * 8001},
-        {"message": "x", "version": "-bad"},
-        {"message": "x", "conversation_id": 0},
-        {"message": "x", "scope_paths": ["a"] * 21},
-        {},
-        {"message": "x", "knowledge": "maybe"},
+        ({"message": ""}, "message"),
+        ({"message": "   "}, "message"),
+        ({"message": "x" * 8001}, "message"),
+        ({"message": "x", "version": "-bad"}, "version"),
+        ({"message": "x", "conversation_id": 0}, "conversation_id"),
+        ({"message": "x", "scope_paths": ["a"] * 21}, "scope_paths"),
+        ({}, "message"),
+        ({"message": "x", "knowledge": "maybe"}, "knowledge"),
     ],
 )
-def test_invalid_chat_bodies_are_422(alice: TestClient, body: dict[str, object]) -> None:
-    assert alice.post("/chat", json=body).status_code == 422
+def test_invalid_chat_bodies_are_422(
+    alice: TestClient, body: dict[str, object], field: str
+) -> None:
+    assert_invalid(alice.post("/chat", json=body), ["body", field])
 
 
 def test_unknown_conversation_is_404(alice: TestClient) -> None:
-    assert alice.post("/chat", json={"message": "x", "conversation_id": 999}).status_code == 404
+    response = alice.post("/chat", json={"message": "x", "conversation_id": 999})
+    assert_error(response, 404, "conversation 999 not found")
 
 
 def _events(client: TestClient, **params: object) -> list[dict[str, object]]:
@@ -133,6 +147,9 @@ def test_stream_emits_nodes_deltas_and_final_answer(
     events = _events(
         alice, message="What calls CALC-TAX", version=W, knowledge="true", scope_paths=["src/tax"]
     )
+    for event in events:  # each event is one of the documented event types, exactly
+        parsed = TypeAdapter(StreamEvent).validate_python(event)
+        assert parsed.model_dump(mode="json", exclude_none=True) == event
     nodes = [e for e in events if e["type"] == "node"]
     assert {n["kind"] for n in nodes} == {"think", "tool"}
     for ident in {n["id"] for n in nodes}:
@@ -152,18 +169,15 @@ def test_stream_emits_nodes_deltas_and_final_answer(
 
 
 def test_stream_errors_before_streaming(alice: TestClient, client: TestClient) -> None:
-    assert (
-        alice.get(
-            "/chat/stream", params={"message": "x", "version": "nope", "knowledge": "true"}
-        ).status_code
-        == 404
+    unknown = alice.get(
+        "/chat/stream", params={"message": "x", "version": "nope", "knowledge": "true"}
     )
-    assert (
-        alice.get("/chat/stream", params={"message": "x", "scope_paths": "../x"}).status_code == 422
-    )
-    assert alice.get("/chat/stream").status_code == 422
+    assert_error(unknown, 404, "world 'nope' not found")
+    escaping = alice.get("/chat/stream", params={"message": "x", "scope_paths": "../x"})
+    assert_error(escaping, 422, "scope path '../x' must not contain '..'")
+    assert_invalid(alice.get("/chat/stream"), ["query", "message"])
     alice.post("/auth/logout")
-    assert client.get("/chat/stream", params={"message": "x"}).status_code == 401
+    assert_error(client.get("/chat/stream", params={"message": "x"}), 401, "not logged in")
 
 
 def test_qa_run_and_troubleshoot_run(alice: TestClient, payroll: IndexReport) -> None:
@@ -188,5 +202,6 @@ def test_qa_run_and_troubleshoot_run(alice: TestClient, payroll: IndexReport) ->
     assert details["involved"][0]["name"] == "CALC-TAX"
     assert "PAYWEEK.STEP020" in trouble.json()["headline"] or details["involved"][0]["code_path"]
     assert any(c["set_by"] == "TAXCALC.COMPUTE-TAXABLE" for c in details["causes"])
-    assert alice.post("/troubleshoot/run", json={"symptom": " "}).status_code == 422
-    assert alice.post("/qa/run", json={"question": "x", "version": "nope"}).status_code == 404
+    assert_invalid(alice.post("/troubleshoot/run", json={"symptom": " "}), ["body", "symptom"])
+    unknown = alice.post("/qa/run", json={"question": "x", "version": "nope"})
+    assert_error(unknown, 404, "world 'nope' not found")

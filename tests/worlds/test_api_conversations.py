@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from tests.errors import Response, assert_error
 from vigia.config import get_settings
 from vigia.worlds.indexer import IndexReport
 
@@ -25,8 +26,13 @@ def test_list_get_rename_pin_delete(alice: TestClient, payroll: IndexReport) -> 
 
     renamed = alice.patch(f"/conversations/{first}", json={"title": "  CALC-TAX impact  "})
     assert renamed.json() == {"ok": True, "id": first, "title": "CALC-TAX impact"}
-    assert alice.patch(f"/conversations/{first}", json={"title": "x" * 121}).status_code == 422
-    assert alice.patch(f"/conversations/{first}", json={"title": "   "}).status_code == 422
+    assert_error(
+        alice.patch(f"/conversations/{first}", json={"title": "x" * 121}),
+        422,
+        "title must have at most 120 characters after trimming",
+    )
+    blank = alice.patch(f"/conversations/{first}", json={"title": "   "})
+    assert_error(blank, 422, "title must not be blank")
     assert (
         alice.patch(f"/conversations/{first}", json={"title": " " + "y" * 120 + " "}).status_code
         == 200
@@ -49,19 +55,20 @@ def test_list_get_rename_pin_delete(alice: TestClient, payroll: IndexReport) -> 
     assert detail["messages"][1]["answer"]["sources"]
 
     assert alice.delete(f"/conversations/{second}").json() == {"ok": True, "id": second}
-    assert alice.get(f"/conversations/{second}").status_code == 404
-    assert alice.delete(f"/conversations/{second}").status_code == 404
+    assert_error(alice.get(f"/conversations/{second}"), 404, f"conversation {second} not found")
+    assert_error(alice.delete(f"/conversations/{second}"), 404, f"conversation {second} not found")
 
 
 def test_other_users_conversations_are_404(
     alice: TestClient, bob: TestClient, payroll: IndexReport
 ) -> None:
     cid = _new(alice)
-    assert bob.get(f"/conversations/{cid}").status_code == 404
-    assert bob.patch(f"/conversations/{cid}", json={"title": "x"}).status_code == 404
-    assert bob.post(f"/conversations/{cid}/pin").status_code == 404
-    assert bob.delete(f"/conversations/{cid}").status_code == 404
-    assert bob.post("/chat", json={"message": "x", "conversation_id": cid}).status_code == 404
+    missing = f"conversation {cid} not found"
+    assert_error(bob.get(f"/conversations/{cid}"), 404, missing)
+    assert_error(bob.patch(f"/conversations/{cid}", json={"title": "x"}), 404, missing)
+    assert_error(bob.post(f"/conversations/{cid}/pin"), 404, missing)
+    assert_error(bob.delete(f"/conversations/{cid}"), 404, missing)
+    assert_error(bob.post("/chat", json={"message": "x", "conversation_id": cid}), 404, missing)
     assert bob.get("/conversations").json() == {"conversations": []}
 
 
@@ -85,16 +92,25 @@ def test_share_is_read_only_for_the_recipient(
     assert detail["conversation"]["origin"] == "received_share"
     assert [m["role"] for m in detail["messages"]] == ["user", "assistant"]
 
-    assert bob.patch(f"/conversations/{wrapper}", json={"title": "mine"}).status_code == 403
-    assert (
-        bob.post("/chat", json={"message": "more", "conversation_id": wrapper}).status_code == 403
+    read_only = "a received share is read-only"
+    assert_error(
+        bob.patch(f"/conversations/{wrapper}", json={"title": "mine"}),
+        403,
+        f"{read_only}: only its owner can rename it",
     )
-    assert (
-        bob.get("/chat/stream", params={"message": "more", "conversation_id": wrapper}).status_code
-        == 403
+    append = f"{read_only}: you cannot append to it"
+    assert_error(
+        bob.post("/chat", json={"message": "more", "conversation_id": wrapper}), 403, append
     )
-    assert (
-        bob.post(f"/conversations/{wrapper}/share", json={"username": "alice"}).status_code == 403
+    assert_error(
+        bob.get("/chat/stream", params={"message": "more", "conversation_id": wrapper}),
+        403,
+        append,
+    )
+    assert_error(
+        bob.post(f"/conversations/{wrapper}/share", json={"username": "alice"}),
+        403,
+        f"{read_only}: it cannot be shared again",
     )
     assert bob.post(f"/conversations/{wrapper}/pin", json={"pinned": True}).json()["pinned"]
     assert alice.get("/conversations").json()["conversations"][0]["pinned"] is False
@@ -117,16 +133,21 @@ def test_share_is_read_only_for_the_recipient(
 
 def test_share_errors_and_unshare(alice: TestClient, bob: TestClient, payroll: IndexReport) -> None:
     cid = _new(alice)
-    assert alice.post(f"/conversations/{cid}/share", json={"username": "carol"}).status_code == 404
-    assert alice.post(f"/conversations/{cid}/share", json={"username": "alice"}).status_code == 422
-    assert bob.post(f"/conversations/{cid}/share", json={"username": "bob"}).status_code == 404
-    wrapper = alice.post(f"/conversations/{cid}/share", json={"username": "bob"}).json()["share_id"]
-    assert alice.delete(f"/conversations/{cid}/share/bob").json() == {"ok": True, "id": cid}
-    assert bob.get(f"/conversations/{wrapper}").status_code == 404
-    assert alice.delete(f"/conversations/{cid}/share/bob").status_code == 404
-    again = alice.post(f"/conversations/{cid}/share", json={"username": "bob"}).json()["share_id"]
+    share = f"/conversations/{cid}/share"
+    assert_error(alice.post(share, json={"username": "carol"}), 404, "user 'carol' not found")
+    assert_error(
+        alice.post(share, json={"username": "alice"}),
+        422,
+        "you cannot share a conversation with yourself",
+    )
+    assert_error(bob.post(share, json={"username": "bob"}), 404, f"conversation {cid} not found")
+    wrapper = alice.post(share, json={"username": "bob"}).json()["share_id"]
+    assert alice.delete(f"{share}/bob").json() == {"ok": True, "id": cid}
+    assert_error(bob.get(f"/conversations/{wrapper}"), 404, f"conversation {wrapper} not found")
+    assert_error(alice.delete(f"{share}/bob"), 404, f"conversation {cid} is not shared with 'bob'")
+    again = alice.post(share, json={"username": "bob"}).json()["share_id"]
     alice.delete(f"/conversations/{cid}")
-    assert bob.get(f"/conversations/{again}").status_code == 404
+    assert_error(bob.get(f"/conversations/{again}"), 404, f"conversation {again} not found")
 
 
 def test_personal_files_are_private_and_never_indexed(
@@ -165,16 +186,22 @@ def test_personal_files_are_private_and_never_indexed(
     stored = list((get_settings().data_dir / "worlds" / "personal").rglob("tax.txt"))
     assert len(stored) == 1
     assert alice.delete("/personal/files/notes/tax.txt").json() == {"ok": True}
-    assert alice.delete("/personal/files/notes/tax.txt").status_code == 404
+    assert_error(
+        alice.delete("/personal/files/notes/tax.txt"),
+        404,
+        "personal file 'notes/tax.txt' not found",
+    )
     assert not stored[0].exists()
 
 
 def test_personal_upload_limits(alice: TestClient) -> None:
-    assert alice.post("/personal/files", files={"file": ("../x.txt", b"a")}).status_code == 422
-    assert alice.post("/personal/files", files={"file": ("/abs.txt", b"a")}).status_code == 422
-    assert (
-        alice.post("/personal/files", files={"file": ("b.bin", b"\xff\xfe\x00")}).status_code == 415
-    )
+    def upload(name: str, data: bytes) -> Response:
+        return alice.post("/personal/files", files={"file": (name, data)})
+
+    assert_error(upload("../x.txt", b"a"), 422, "scope path '../x.txt' must not contain '..'")
+    absolute = upload("/abs.txt", b"a")
+    assert_error(absolute, 422, "scope path '/abs.txt' must be relative to the world")
+    assert_error(upload("b.bin", b"\xff\xfe\x00"), 415, "personal files must be UTF-8 text")
     big = b"a" * (1024 * 1024 + 1)
-    assert alice.post("/personal/files", files={"file": ("big.txt", big)}).status_code == 413
+    assert_error(upload("big.txt", big), 413, "personal files are limited to 1048576 bytes")
     assert alice.get("/personal/files").json() == {"files": []}

@@ -31,10 +31,11 @@ def test_every_endpoint_needs_the_cookie(
     client: TestClient, method: str, path: str, body: dict[str, object] | None
 ) -> None:
     response = client.request(method, path, json=body)
-    assert response.status_code == 401
-    assert "detail" in response.json()
+    assert response.status_code == 401 and response.json() == {"detail": "not logged in"}
     client.cookies.set("sherpa_session", "forged")
-    assert client.request(method, path, json=body).status_code == 401
+    forged = client.request(method, path, json=body)
+    assert forged.status_code == 401
+    assert forged.json() == {"detail": "session expired or unknown; log in again"}
 
 
 def test_login_sets_httponly_lax_cookie_and_logout_ends_it(
@@ -51,7 +52,9 @@ def test_login_sets_httponly_lax_cookie_and_logout_ends_it(
     assert client.get("/conversations").status_code == 200
     assert client.post("/auth/logout").json() == {"ok": True}
     client.cookies.set("sherpa_session", token)
-    assert client.get("/conversations").status_code == 401
+    ended = client.get("/conversations")
+    assert ended.status_code == 401
+    assert ended.json() == {"detail": "session expired or unknown; log in again"}
 
 
 @pytest.mark.parametrize(
@@ -72,10 +75,12 @@ def test_bad_credentials_are_401(
 
 
 def test_login_body_is_validated(client: TestClient) -> None:
-    assert client.post("/auth/login", json={"username": "a"}).status_code == 422
-    assert (
-        client.post("/auth/login", json={"username": "a" * 65, "password": "x"}).status_code == 422
-    )
+    missing = client.post("/auth/login", json={"username": "a"})
+    assert missing.status_code == 422
+    assert [e["loc"] for e in missing.json()["detail"]] == [["body", "password"]]
+    too_long = client.post("/auth/login", json={"username": "a" * 65, "password": "x"})
+    assert too_long.status_code == 422
+    assert [e["type"] for e in too_long.json()["detail"]] == ["string_too_long"]
 
 
 def test_login_attempts_are_limited_per_user_name(
@@ -84,8 +89,10 @@ def test_login_attempts_are_limited_per_user_name(
     make_user("carla")
     for _ in range(10):
         bad = client.post("/auth/login", json={"username": "carla", "password": "wrong-pass"})
-        assert bad.status_code == 401
+        assert bad.status_code == 401 and bad.json() == {"detail": "invalid username or password"}
     blocked = client.post("/auth/login", json={"username": "carla", "password": PASSWORD})
     assert blocked.status_code == 429 and int(blocked.headers["Retry-After"]) >= 1
+    assert blocked.json() == {"detail": "too many login attempts; try again later"}
     other = client.post("/auth/login", json={"username": "nadie", "password": "wrong-pass"})
     assert other.status_code == 401, "other user names keep their own budget"
+    assert other.json() == {"detail": "invalid username or password"}

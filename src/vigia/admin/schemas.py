@@ -1,10 +1,12 @@
-"""Request shapes of the admin API."""
+"""Request shapes of the admin API, and the responses no domain owns (budget usage)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from vigia.wire_types import Timestamp
 
 
 class WorkspaceCreate(BaseModel):
@@ -33,3 +35,14 @@ class KeyCreate(BaseModel):
 
 class OperatorReply(BaseModel):
     content: str = Field(min_length=1, max_length=20_000)
+
+
+class UsageOut(BaseModel):
+    """This month's spend against the budget; ``alert`` is true once an alert budget is spent."""
+
+    month_start: Timestamp
+    spent_usd: float
+    budget_usd: float | None
+    action: str
+    exhausted: bool
+    alert: bool

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.llm.settings import ModelSettings
@@ -87,9 +87,24 @@ class AgentCreate(AgentPatch):
 
 
 class AgentOut(BaseModel):
+    """An agent as the admin API shows it: its draft and which version is published."""
+
+    model_config = ConfigDict(from_attributes=True)
+
     id: str
     slug: str
     kind: str
     workspace_id: str
     published_version: int | None
     draft: AgentConfig
+
+
+class AgentList(BaseModel):
+    agents: list[AgentOut]
+
+
+class PublishedOut(BaseModel):
+    """The version number a publish froze the draft as."""
+
+    slug: str
+    version: int

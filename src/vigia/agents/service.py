@@ -102,9 +102,14 @@ def update_draft(session: Session, agent: Agent, patch: AgentPatch) -> Agent:
     return agent
 
 
+def draft_number(agent: AgentRow) -> int:
+    """The draft's version number: the one publishing it would give (last published + 1)."""
+    return (agent.published_version or 0) + 1
+
+
 def publish(session: Session, agent: Agent) -> AgentVersion:
     """Freezes the draft as the next version number and makes it the published one."""
-    number = (agent.published_version or 0) + 1
+    number = draft_number(agent)
     version = AgentVersion(agent_id=agent.id, number=number, config=dict(agent.draft))
     session.add(version)
     agent.published_version = number
@@ -114,11 +119,15 @@ def publish(session: Session, agent: Agent) -> AgentVersion:
 
 @dataclass(frozen=True)
 class ResolvedAgent:
-    """The config a key runs: the published version (production) or the draft."""
+    """The config a key runs: the published version (production) or the draft.
+
+    ``version`` is the published number, or the draft's number for draft keys (the one
+    its publish would get); ``env`` says which of the two it is.
+    """
 
     agent: AgentRow
     config: AgentConfig
-    version: int | None
+    version: int
     env: str
 
 
@@ -141,21 +150,11 @@ def _version_config(session: Session, agent: AgentRow, number: int) -> AgentConf
 def resolve(session: Session, agent: AgentRow, env: str) -> ResolvedAgent:
     """What ``env`` runs for ``agent``; production needs a published version."""
     if env == "draft":
-        return ResolvedAgent(agent, AgentConfig.model_validate(agent.draft), None, "draft")
+        config = AgentConfig.model_validate(agent.draft)
+        return ResolvedAgent(agent, config, draft_number(agent), "draft")
     if agent.published_version is None:
         raise NotFound(
             f"agent '{agent.slug}' has no published version yet: publish it or use a draft key"
         )
     config = _version_config(session, agent, agent.published_version)
     return ResolvedAgent(agent, config, agent.published_version, "production")
-
-
-def agent_view(agent: Agent) -> dict[str, object]:
-    return {
-        "id": agent.id,
-        "slug": agent.slug,
-        "kind": agent.kind,
-        "workspace_id": agent.workspace_id,
-        "published_version": agent.published_version,
-        "draft": agent.draft,
-    }

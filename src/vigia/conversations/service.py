@@ -8,6 +8,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from vigia.conversations.models import Conversation, Message
+from vigia.conversations.schemas import ConversationOut, MessageOut
 from vigia.db.base import table_of, utcnow
 from vigia.errors import Invalid, NotFound
 from vigia.llm.protocol import ChatMessage
@@ -66,22 +67,15 @@ def set_handoff(session: Session, conversation: Conversation, on: bool) -> Conve
     return conversation
 
 
-def conversation_view(session: Session, conversation: Conversation) -> dict[str, object]:
-    return {
-        "id": conversation.id,
-        "agent_id": conversation.agent_id,
-        "handoff": conversation.handoff,
-        "created_at": conversation.created_at.isoformat(),
-        "messages": [
-            {
-                "role": m.role,
-                "content": m.content,
-                "run_id": m.run_id,
-                "created_at": m.created_at.isoformat(),
-            }
-            for m in messages(session, conversation.id)
-        ],
-    }
+def conversation_view(session: Session, conversation: Conversation) -> ConversationOut:
+    """The conversation with its messages, as the admin API and the CLI show it."""
+    return ConversationOut(
+        id=conversation.id,
+        agent_id=conversation.agent_id,
+        handoff=conversation.handoff,
+        created_at=conversation.created_at,
+        messages=[MessageOut.model_validate(m) for m in messages(session, conversation.id)],
+    )
 
 
 def record_exchange(

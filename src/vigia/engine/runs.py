@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from vigia.engine.models import Run, RunStage
+from vigia.engine.schemas import RunOut, RunStageOut, TokenUsage
 from vigia.errors import NotFound
 
 
-def run_view(session: Session, run_id: str, workspace_id: str | None = None) -> dict[str, Any]:
+def run_view(session: Session, run_id: str, workspace_id: str | None = None) -> RunOut:
     """A run with its stages in order; another workspace's run is not found."""
     run = session.get(Run, run_id) if len(run_id) <= 64 else None
     if run is None or (workspace_id is not None and run.workspace_id != workspace_id):
@@ -19,35 +18,22 @@ def run_view(session: Session, run_id: str, workspace_id: str | None = None) -> 
     stages = session.scalars(
         select(RunStage).where(RunStage.run_id == run.id).order_by(RunStage.seq)
     ).all()
-    return {
-        "id": run.id,
-        "workspace_id": run.workspace_id,
-        "agent_id": run.agent_id,
-        "conversation_id": run.conversation_id,
-        "channel": run.channel,
-        "env": run.env,
-        "version": run.version,
-        "status": run.status,
-        "model": run.model,
-        "streamed": run.streamed,
-        "usage": {
-            "prompt_tokens": run.prompt_tokens,
-            "completion_tokens": run.completion_tokens,
-            "total_tokens": run.prompt_tokens + run.completion_tokens,
-        },
-        "cost_usd": run.cost_usd,
-        "budget_alert": run.budget_alert,
-        "duration_ms": run.duration_ms,
-        "error": run.error,
-        "created_at": run.created_at.isoformat(),
-        "stages": [
-            {
-                "name": s.name,
-                "started_at": s.started_at.isoformat(),
-                "duration_ms": s.duration_ms,
-                "outcome": s.outcome,
-                "detail": s.detail,
-            }
-            for s in stages
-        ],
-    }
+    return RunOut(
+        id=run.id,
+        workspace_id=run.workspace_id,
+        agent_id=run.agent_id,
+        conversation_id=run.conversation_id,
+        channel=run.channel,
+        env=run.env,
+        version=run.version,
+        status=run.status,
+        model=run.model,
+        streamed=run.streamed,
+        usage=TokenUsage.of(run.prompt_tokens, run.completion_tokens),
+        cost_usd=run.cost_usd,
+        budget_alert=run.budget_alert,
+        duration_ms=run.duration_ms,
+        error=run.error,
+        created_at=run.created_at,
+        stages=[RunStageOut.model_validate(s) for s in stages],
+    )

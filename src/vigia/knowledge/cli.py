@@ -16,7 +16,7 @@ from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
 from vigia.errors import Invalid, TooLarge, VigiaError
 from vigia.knowledge import service
-from vigia.knowledge.schemas import knowledge_base_view
+from vigia.knowledge.schemas import KnowledgeBaseOut
 from vigia.workspaces.service import find_workspace
 
 app = typer.Typer(help="Knowledge bases and documents", no_args_is_help=True)
@@ -99,11 +99,9 @@ def list_bases(workspace: WorkspaceOpt, as_json: Json = False) -> None:
         bases = []
         for kb in service.list_knowledge_bases(session, find_workspace(session, workspace)):
             docs = service.list_documents(session, kb)
-            view = knowledge_base_view(kb, len(docs), sum(d.chunk_count for d in docs))
-            view["document_list"] = [
-                {"id": d.id, "name": d.name, "chunks": d.chunk_count} for d in docs
-            ]
-            bases.append(view)
+            base = KnowledgeBaseOut.of(kb, len(docs), sum(d.chunk_count for d in docs))
+            listed = [{"id": d.id, "name": d.name, "chunks": d.chunk_count} for d in docs]
+            bases.append({**base.model_dump(mode="json"), "document_list": listed})
         return bases
 
     bases = in_session(as_json, views)

@@ -5,17 +5,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, Form, Request, Response, UploadFile
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from vigia.db.session import get_db
 from vigia.deps import Admin
 from vigia.errors import TooLarge
 from vigia.knowledge import schemas, service
-from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
+from vigia.knowledge.models import KnowledgeBase
 from vigia.knowledge.retrieval import search_knowledge
 from vigia.workspaces.service import find_workspace
 
@@ -28,18 +27,8 @@ def _kb(db: Session, workspace: str, kb_id: str) -> KnowledgeBase:
     return service.get_knowledge_base(db, find_workspace(db, workspace), kb_id)
 
 
-def _kb_view(db: Session, kb: KnowledgeBase) -> dict[str, Any]:
-    documents = db.scalar(
-        select(func.count())
-        .select_from(KnowledgeDocument)
-        .where(KnowledgeDocument.knowledge_base_id == kb.id)
-    )
-    chunks = db.scalar(
-        select(func.count())
-        .select_from(KnowledgeChunk)
-        .where(KnowledgeChunk.knowledge_base_id == kb.id)
-    )
-    return schemas.knowledge_base_view(kb, documents or 0, chunks or 0)
+def _kb_out(db: Session, kb: KnowledgeBase) -> schemas.KnowledgeBaseOut:
+    return schemas.KnowledgeBaseOut.of(kb, *service.sizes(db, kb))
 
 
 def _refuse_oversized(request: Request) -> None:
@@ -54,22 +43,22 @@ def _refuse_oversized(request: Request) -> None:
 @router.post("", status_code=201)
 def create_knowledge_base(
     workspace: str, body: schemas.KnowledgeBaseCreate, _: Admin, db: Db
-) -> dict[str, Any]:
+) -> schemas.KnowledgeBaseOut:
     kb = service.create_knowledge_base(
         db, find_workspace(db, workspace), body.name, body.description, body.embedder
     )
-    return _kb_view(db, kb)
+    return _kb_out(db, kb)
 
 
 @router.get("")
-def list_knowledge_bases(workspace: str, _: Admin, db: Db) -> dict[str, Any]:
+def list_knowledge_bases(workspace: str, _: Admin, db: Db) -> schemas.KnowledgeBaseList:
     kbs = service.list_knowledge_bases(db, find_workspace(db, workspace))
-    return {"knowledge_bases": [_kb_view(db, kb) for kb in kbs]}
+    return schemas.KnowledgeBaseList(knowledge_bases=[_kb_out(db, kb) for kb in kbs])
 
 
 @router.get("/{kb_id}")
-def get_knowledge_base(workspace: str, kb_id: str, _: Admin, db: Db) -> dict[str, Any]:
-    return _kb_view(db, _kb(db, workspace, kb_id))
+def get_knowledge_base(workspace: str, kb_id: str, _: Admin, db: Db) -> schemas.KnowledgeBaseOut:
+    return _kb_out(db, _kb(db, workspace, kb_id))
 
 
 @router.delete("/{kb_id}", status_code=204)
@@ -78,7 +67,12 @@ def delete_knowledge_base(workspace: str, kb_id: str, _: Admin, db: Db) -> Respo
     return Response(status_code=204)
 
 
-@router.post("/{kb_id}/documents", status_code=201, dependencies=[Depends(_refuse_oversized)])
+@router.post(
+    "/{kb_id}/documents",
+    status_code=201,
+    dependencies=[Depends(_refuse_oversized)],
+    responses={200: {"model": schemas.UploadedDocumentOut, "description": "Replaced"}},
+)
 def upload_document(
     workspace: str,
     kb_id: str,
@@ -87,7 +81,7 @@ def upload_document(
     response: Response,
     file: Annotated[UploadFile, File(description="PDF, DOCX, HTML, Markdown or text")],
     url: Annotated[str | None, Form(max_length=service.MAX_URL_CHARS)] = None,
-) -> dict[str, Any]:
+) -> schemas.UploadedDocumentOut:
     """Adds a document (201), or replaces the one with the same file name (200)."""
     kb = _kb(db, workspace, kb_id)
     data = file.file.read(service.MAX_DOCUMENT_BYTES + 1)
@@ -96,21 +90,24 @@ def upload_document(
     )
     if upload.replaced:
         response.status_code = 200
-    return {**schemas.document_view(upload.document), "replaced": upload.replaced}
+    return schemas.UploadedDocumentOut.of(upload.document, replaced=upload.replaced)
 
 
 @router.get("/{kb_id}/documents")
-def list_documents(workspace: str, kb_id: str, _: Admin, db: Db) -> dict[str, Any]:
+def list_documents(workspace: str, kb_id: str, _: Admin, db: Db) -> schemas.DocumentList:
     kb = _kb(db, workspace, kb_id)
-    return {"documents": [schemas.document_view(d) for d in service.list_documents(db, kb)]}
+    documents = [schemas.DocumentOut.of(d) for d in service.list_documents(db, kb)]
+    return schemas.DocumentList(documents=documents)
 
 
 @router.get("/{kb_id}/documents/{document_id}")
-def get_document(workspace: str, kb_id: str, document_id: str, _: Admin, db: Db) -> dict[str, Any]:
+def get_document(
+    workspace: str, kb_id: str, document_id: str, _: Admin, db: Db
+) -> schemas.DocumentDetailOut:
     """The document with its chunks (text, page and heading of each)."""
     doc = service.get_document(db, _kb(db, workspace, kb_id), document_id)
-    chunks = [schemas.chunk_view(c) for c in service.document_chunks(db, doc)]
-    return {**schemas.document_view(doc), "chunk_list": chunks}
+    chunks = [schemas.ChunkOut.model_validate(c) for c in service.document_chunks(db, doc)]
+    return schemas.DocumentDetailOut.of(doc, chunk_list=chunks)
 
 
 @router.delete("/{kb_id}/documents/{document_id}", status_code=204)
@@ -123,8 +120,10 @@ def delete_document(workspace: str, kb_id: str, document_id: str, _: Admin, db: 
 @router.post("/{kb_id}/search")
 def search(
     workspace: str, kb_id: str, body: schemas.SearchRequest, _: Admin, db: Db
-) -> dict[str, Any]:
+) -> schemas.PassageList:
     """What the retrieval stage would pass to the model for ``query``, best first."""
     kb = _kb(db, workspace, kb_id)
     passages = search_knowledge(db, [kb], body.query, body.top_k, body.mode)
-    return {"passages": [schemas.passage_view(n, p) for n, p in enumerate(passages, 1)]}
+    return schemas.PassageList(
+        passages=[schemas.PassageOut.of(n, p) for n, p in enumerate(passages, 1)]
+    )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
+from vigia.knowledge.models import KnowledgeBase, KnowledgeDocument
 from vigia.llm.protocol import Passage
+from vigia.wire_types import Timestamp
 
 
 class KnowledgeBaseCreate(BaseModel):
@@ -26,56 +27,127 @@ class SearchRequest(BaseModel):
     mode: Literal["hybrid", "lexical", "dense"] = "hybrid"
 
 
-def knowledge_base_view(kb: KnowledgeBase, documents: int, chunks: int) -> dict[str, Any]:
-    return {
-        "id": kb.id,
-        "workspace_id": kb.workspace_id,
-        "name": kb.name,
-        "description": kb.description,
-        "embedder": kb.embedder,
-        "documents": documents,
-        "chunks": chunks,
-        "created_at": kb.created_at.isoformat(),
-        "updated_at": kb.updated_at.isoformat(),
-    }
+class KnowledgeBaseOut(BaseModel):
+    """A knowledge base with how many documents and chunks it holds."""
+
+    id: str
+    workspace_id: str
+    name: str
+    description: str
+    embedder: str
+    documents: int
+    chunks: int
+    created_at: Timestamp
+    updated_at: Timestamp
+
+    @classmethod
+    def of(cls, kb: KnowledgeBase, documents: int, chunks: int) -> KnowledgeBaseOut:
+        return cls(
+            id=kb.id,
+            workspace_id=kb.workspace_id,
+            name=kb.name,
+            description=kb.description,
+            embedder=kb.embedder,
+            documents=documents,
+            chunks=chunks,
+            created_at=kb.created_at,
+            updated_at=kb.updated_at,
+        )
 
 
-def document_view(doc: KnowledgeDocument) -> dict[str, Any]:
-    return {
-        "id": doc.id,
-        "knowledge_base_id": doc.knowledge_base_id,
-        "name": doc.name,
-        "media_type": doc.media_type,
-        "url": doc.url,
-        "size_bytes": doc.size_bytes,
-        "sha256": doc.sha256,
-        "pages": doc.pages,
-        "chunks": doc.chunk_count,
-        "created_at": doc.created_at.isoformat(),
-        "updated_at": doc.updated_at.isoformat(),
-    }
+class KnowledgeBaseList(BaseModel):
+    knowledge_bases: list[KnowledgeBaseOut]
 
 
-def chunk_view(chunk: KnowledgeChunk) -> dict[str, Any]:
-    return {
-        "id": chunk.id,
-        "seq": chunk.seq,
-        "page": chunk.page,
-        "heading": chunk.heading,
-        "text": chunk.text,
-    }
+class DocumentOut(BaseModel):
+    """A document of a base; ``chunks`` counts the passages it was cut into."""
+
+    id: str
+    knowledge_base_id: str
+    name: str
+    media_type: str
+    url: str | None
+    size_bytes: int
+    sha256: str
+    pages: int | None
+    chunks: int
+    created_at: Timestamp
+    updated_at: Timestamp
+
+    @classmethod
+    def of(cls, doc: KnowledgeDocument, **extra: Any) -> Self:
+        """The document's row as shown; ``extra`` fills the fields a subclass adds."""
+        return cls(
+            id=doc.id,
+            knowledge_base_id=doc.knowledge_base_id,
+            name=doc.name,
+            media_type=doc.media_type,
+            url=doc.url,
+            size_bytes=doc.size_bytes,
+            sha256=doc.sha256,
+            pages=doc.pages,
+            chunks=doc.chunk_count,
+            created_at=doc.created_at,
+            updated_at=doc.updated_at,
+            **extra,
+        )
 
 
-def passage_view(n: int, passage: Passage) -> dict[str, Any]:
+class UploadedDocumentOut(DocumentOut):
+    """An upload: ``replaced`` is true when it replaced a document of the same name."""
+
+    replaced: bool
+
+
+class DocumentList(BaseModel):
+    documents: list[DocumentOut]
+
+
+class ChunkOut(BaseModel):
+    """A passage of a document: its text, page and heading."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    seq: int
+    page: int | None
+    heading: str | None
+    text: str
+
+
+class DocumentDetailOut(DocumentOut):
+    """A document with its chunks in order."""
+
+    chunk_list: list[ChunkOut]
+
+
+class PassageOut(BaseModel):
     """A search result in the shape of the chat surface's citations, plus the chunk id."""
-    return {
-        "n": n,
-        "document_id": passage.document_id,
-        "document": passage.document,
-        "url": passage.url,
-        "page": passage.page,
-        "heading": passage.heading,
-        "snippet": passage.text,
-        "score": passage.score,
-        "chunk_id": passage.chunk_id,
-    }
+
+    n: int
+    document_id: str
+    document: str
+    url: str | None
+    page: int | None
+    heading: str | None
+    snippet: str
+    score: float
+    chunk_id: str | None
+
+    @classmethod
+    def of(cls, n: int, passage: Passage) -> PassageOut:
+        return cls(
+            n=n,
+            document_id=passage.document_id,
+            document=passage.document,
+            url=passage.url,
+            page=passage.page,
+            heading=passage.heading,
+            snippet=passage.text,
+            score=passage.score,
+            chunk_id=passage.chunk_id,
+        )
+
+
+class PassageList(BaseModel):
+    passages: list[PassageOut]

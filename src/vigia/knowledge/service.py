@@ -94,6 +94,21 @@ def get_knowledge_base(session: Session, workspace: Workspace, kb_id: str) -> Kn
     return kb
 
 
+def sizes(session: Session, kb: KnowledgeBase) -> tuple[int, int]:
+    """How many documents and chunks the knowledge base holds."""
+    documents = session.scalar(
+        select(func.count())
+        .select_from(KnowledgeDocument)
+        .where(KnowledgeDocument.knowledge_base_id == kb.id)
+    )
+    chunks = session.scalar(
+        select(func.count())
+        .select_from(KnowledgeChunk)
+        .where(KnowledgeChunk.knowledge_base_id == kb.id)
+    )
+    return documents or 0, chunks or 0
+
+
 def delete_knowledge_base(session: Session, kb: KnowledgeBase) -> None:
     """Deletes the knowledge base with every document, chunk and index entry."""
     index_for(session).drop(session, collection_of(kb.id))

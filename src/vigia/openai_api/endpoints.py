@@ -1,16 +1,16 @@
-"""``GET /v1/models`` and ``POST /v1/chat/completions``."""
+"""``GET /v1/models``, ``GET /v1/models/{model}`` and ``POST /v1/chat/completions``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header
 from fastapi.responses import JSONResponse, StreamingResponse
 from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent
-from vigia.agents.service import AgentRow, find_agent_row, list_agents, resolve
+from vigia.agents.service import AgentRow, find_agent_row, get_agent, list_agents, resolve
 from vigia.db.session import session_scope
 from vigia.engine.events import EngineEvent, TurnResult
 from vigia.engine.pipeline import execute, prepare
@@ -18,7 +18,14 @@ from vigia.engine.turn import TurnRequest
 from vigia.errors import NotFound
 from vigia.llm.protocol import ChatMessage
 from vigia.openai_api import wire
-from vigia.openai_api.schemas import ChatCompletionRequest
+from vigia.openai_api.schemas import (
+    ChatCompletion,
+    ChatCompletionChunk,
+    ChatCompletionRequest,
+    ModelList,
+    ModelOut,
+)
+from vigia.sse import event_stream_response
 from vigia.workspaces.auth import KeyContext, require_scope
 
 router = APIRouter(prefix="/v1", tags=["openai"])
@@ -40,22 +47,35 @@ def _agent_for(session: Session, key: KeyContext, slug: str) -> AgentRow:
     return agent
 
 
+def _model_out(session: Session, agent: Agent, key: KeyContext) -> ModelOut:
+    """The agent as a ``model``, named as the version the key runs names it."""
+    return ModelOut(
+        id=agent.slug,
+        created=int(agent.created_at.timestamp()),
+        name=resolve(session, agent, key.env).config.name or agent.slug,
+    )
+
+
 @router.get("/models")
-def models(key: ChatKey) -> dict[str, Any]:
+def models(key: ChatKey) -> ModelList:
     """The agents this key can talk to."""
     with session_scope() as session:
         agents = [a for a in list_agents(session, key.workspace_id) if _visible(a, key)]
-        data = [
-            {
-                "id": a.slug,
-                "object": "model",
-                "created": int(a.created_at.timestamp()),
-                "owned_by": "vigia",
-                "name": resolve(session, a, key.env).config.name or a.slug,
-            }
-            for a in agents
-        ]
-    return {"object": "list", "data": data}
+        return ModelList(data=[_model_out(session, a, key) for a in agents])
+
+
+@router.get("/models/{model}")
+def retrieve_model(model: str, key: ChatKey) -> ModelOut:
+    """One agent this key can talk to (the SDKs' ``models.retrieve``); any other is a 404."""
+    slug = model.split("@", 1)[0].strip()
+    with session_scope() as session:
+        try:
+            agent: Agent | None = get_agent(session, key.workspace_id, slug)
+        except NotFound:
+            agent = None
+        if agent is None or not _visible(agent, key):
+            raise NotFound(f"model '{slug}' not found")
+        return _model_out(session, agent, key)
 
 
 def _turn_request(
@@ -79,7 +99,17 @@ def _turn_request(
     )
 
 
-@router.post("/chat/completions", response_model=None)
+STREAM_DESCRIPTION = (
+    "With `stream: true`: `chat.completion.chunk` events, then `data: [DONE]`. "
+    "Without it: one `chat.completion` (application/json)."
+)
+
+
+@router.post(
+    "/chat/completions",
+    response_model=ChatCompletion,
+    responses={200: event_stream_response(ChatCompletionChunk, STREAM_DESCRIPTION)},
+)
 def chat_completions(
     body: ChatCompletionRequest,
     key: ChatKey,
@@ -93,7 +123,10 @@ def chat_completions(
     events = execute(prepared)
     if not body.stream:
         results = [event for event in events if isinstance(event, TurnResult)]
-        return JSONResponse(wire.completion(body.slug, results[-1]))
+        completion = wire.completion(body.slug, results[-1])
+        # Built and checked as ChatCompletion; answered directly, so the hot path does not
+        # pay FastAPI's second validation of the response model.
+        return JSONResponse(completion.model_dump(mode="json"))
     first = next(events)  # model errors surface as an HTTP status, before any byte is sent
 
     def replay() -> Iterator[EngineEvent]:

@@ -1,10 +1,12 @@
-"""Request shapes of the OpenAI-compatible surface (unknown OpenAI fields are ignored)."""
+"""Wire shapes of the OpenAI-compatible surface (unknown OpenAI request fields are ignored)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from vigia.engine.schemas import TokenUsage
 
 MAX_CONTENT_CHARS = 200_000
 
@@ -63,3 +65,106 @@ class ChatCompletionRequest(BaseModel):
     def slug(self) -> str:
         """The agent slug; a ``@draft`` suffix changes nothing (the key sets the env)."""
         return self.model.split("@", 1)[0].strip()
+
+
+def _absent_when_none(value: object) -> bool:
+    return value is None
+
+
+class ModelOut(BaseModel):
+    """An agent the key can talk to, as an OpenAI ``model``; ``name`` is its display name."""
+
+    id: str
+    object: Literal["model"] = "model"
+    created: int
+    owned_by: str = "vigia"
+    name: str
+
+
+class ModelList(BaseModel):
+    object: Literal["list"] = "list"
+    data: list[ModelOut]
+
+
+class CitationOut(BaseModel):
+    """A numbered source of the answer (``[n]`` in the text)."""
+
+    n: int
+    document_id: str
+    document: str
+    url: str | None
+    page: int | None
+    heading: str | None
+    snippet: str
+    score: float
+
+
+class Sherlock(BaseModel):
+    """What the OpenAI API has no field for: conversation, run, status, sources, cost, version.
+
+    ``version`` is the published version a production key ran, or the draft's number (the
+    one publishing it would give) for a draft key; ``env`` says which. ``guardrails`` (the
+    checks that fired) and ``budget_alert`` are present only when there is something to say.
+    """
+
+    conversation_id: str
+    run_id: str
+    status: str
+    citations: list[CitationOut]
+    cost_usd: float
+    version: int
+    handoff: bool
+    env: Literal["production", "draft"]
+    guardrails: list[str] | None = Field(default=None, exclude_if=_absent_when_none)
+    budget_alert: Literal[True] | None = Field(default=None, exclude_if=_absent_when_none)
+
+
+class AssistantMessage(BaseModel):
+    role: Literal["assistant"] = "assistant"
+    content: str
+
+
+class Choice(BaseModel):
+    index: int = 0
+    message: AssistantMessage
+    finish_reason: Literal["stop"] = "stop"
+
+
+class ChatCompletion(BaseModel):
+    """``chat.completion`` with the ``sherlock`` extension."""
+
+    id: str
+    object: Literal["chat.completion"] = "chat.completion"
+    created: int
+    model: str
+    choices: list[Choice]
+    usage: TokenUsage
+    sherlock: Sherlock
+
+
+class Delta(BaseModel):
+    role: Literal["assistant"] | None = Field(default=None, exclude_if=_absent_when_none)
+    content: str | None = Field(default=None, exclude_if=_absent_when_none)
+
+
+class ChunkChoice(BaseModel):
+    index: int = 0
+    delta: Delta
+    finish_reason: Literal["stop"] | None = None
+
+
+class ChatCompletionChunk(BaseModel):
+    """One ``data:`` event of a streamed completion (the stream ends with ``data: [DONE]``).
+
+    The chunk that finishes the answer carries ``usage`` and ``sherlock``; with
+    ``stream_options.include_usage`` the other chunks carry ``"usage": null`` and one more
+    chunk with no choices follows, with ``usage`` and ``sherlock`` again.
+    """
+
+    id: str
+    object: Literal["chat.completion.chunk"] = "chat.completion.chunk"
+    created: int
+    model: str
+    choices: list[ChunkChoice]
+    usage: TokenUsage | None = None
+    sherlock: Sherlock | None = Field(default=None, exclude_if=_absent_when_none)

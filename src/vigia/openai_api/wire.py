@@ -2,102 +2,87 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from collections.abc import Iterator
-from typing import Any
 
 from vigia.engine.events import EngineEvent, TextDelta, TurnResult
+from vigia.engine.schemas import TokenUsage
+from vigia.openai_api.schemas import (
+    AssistantMessage,
+    ChatCompletion,
+    ChatCompletionChunk,
+    Choice,
+    ChunkChoice,
+    CitationOut,
+    Delta,
+    Sherlock,
+)
+from vigia.sse import sse_line
 
 
 def completion_id() -> str:
     return "chatcmpl-" + secrets.token_hex(12)
 
 
-def usage_of(result: TurnResult) -> dict[str, int]:
-    return {
-        "prompt_tokens": result.prompt_tokens,
-        "completion_tokens": result.completion_tokens,
-        "total_tokens": result.prompt_tokens + result.completion_tokens,
-    }
+def usage_of(result: TurnResult) -> TokenUsage:
+    return TokenUsage.of(result.prompt_tokens, result.completion_tokens)
 
 
-def sherlock_of(result: TurnResult) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "conversation_id": result.conversation_id,
-        "run_id": result.run_id,
-        "status": result.status,
-        "citations": [c.as_dict() for c in result.citations],
-        "cost_usd": result.cost_usd,
-        "version": result.version if result.version is not None else "draft",
-        "handoff": result.handoff,
-        "env": result.env,
-    }
-    if result.triggered:
-        body["guardrails"] = result.triggered
-    if result.budget_alert:
-        body["budget_alert"] = True
-    return body
+def sherlock_of(result: TurnResult) -> Sherlock:
+    return Sherlock(
+        conversation_id=result.conversation_id,
+        run_id=result.run_id,
+        status=result.status,
+        citations=[CitationOut.model_validate(c.as_dict()) for c in result.citations],
+        cost_usd=result.cost_usd,
+        version=result.version,
+        handoff=result.handoff,
+        env=result.env,
+        guardrails=result.triggered or None,
+        budget_alert=result.budget_alert or None,
+    )
 
 
-def completion(model: str, result: TurnResult) -> dict[str, Any]:
+def completion(model: str, result: TurnResult) -> ChatCompletion:
     """The ``chat.completion`` object for a finished turn."""
-    return {
-        "id": completion_id(),
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": result.content},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": usage_of(result),
-        "sherlock": sherlock_of(result),
-    }
-
-
-def _sse(payload: dict[str, Any] | str) -> str:
-    data = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
-    return f"data: {data}\n\n"
+    return ChatCompletion(
+        id=completion_id(),
+        created=int(time.time()),
+        model=model,
+        choices=[Choice(message=AssistantMessage(content=result.content))],
+        usage=usage_of(result),
+        sherlock=sherlock_of(result),
+    )
 
 
 def chunks(model: str, events: Iterator[EngineEvent], include_usage: bool) -> Iterator[str]:
-    """SSE lines: role chunk, a chunk per checked sentence, the final chunk, ``[DONE]``."""
+    """SSE lines: role chunk, a chunk per checked sentence, the final chunk, ``[DONE]``.
+
+    With ``include_usage`` every chunk has ``usage`` (null until the end) and a last chunk
+    without choices repeats ``usage`` and ``sherlock``.
+    """
     cid, created = completion_id(), int(time.time())
 
-    def chunk(delta: dict[str, Any], finish: str | None, **extra: Any) -> str:
-        body: dict[str, Any] = {
-            "id": cid,
-            "object": "chat.completion.chunk",
-            "created": created,
-            "model": model,
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        }
-        if include_usage:
-            body["usage"] = None
-        body.update(extra)
-        return _sse(body)
+    def chunk(
+        choices: list[ChunkChoice],
+        usage: TokenUsage | None = None,
+        sherlock: Sherlock | None = None,
+    ) -> str:
+        body = ChatCompletionChunk(
+            id=cid, created=created, model=model, choices=choices, usage=usage, sherlock=sherlock
+        )
+        absent = None if include_usage or usage is not None else {"usage"}
+        return sse_line(body.model_dump(mode="json", exclude=absent))
 
-    yield chunk({"role": "assistant", "content": ""}, None)
+    yield chunk([ChunkChoice(delta=Delta(role="assistant", content=""))])
     for event in events:
         if isinstance(event, TextDelta):
             if event.text:
-                yield chunk({"content": event.text}, None)
+                yield chunk([ChunkChoice(delta=Delta(content=event.text))])
             continue
-        yield chunk({}, "stop", usage=usage_of(event), sherlock=sherlock_of(event))
+        usage, sherlock = usage_of(event), sherlock_of(event)
+        yield chunk([ChunkChoice(delta=Delta(), finish_reason="stop")], usage, sherlock)
         if include_usage:
-            yield _sse(
-                {
-                    "id": cid,
-                    "object": "chat.completion.chunk",
-                    "created": created,
-                    "model": model,
-                    "choices": [],
-                    "usage": usage_of(event),
-                }
-            )
-    yield _sse("[DONE]")
+            yield chunk([], usage, sherlock)
+    yield sse_line("[DONE]")

@@ -30,6 +30,11 @@ def create_workspace(session: Session, name: str) -> Workspace:
     return workspace
 
 
+def list_workspaces(session: Session) -> list[Workspace]:
+    """Every workspace, by name."""
+    return list(session.scalars(select(Workspace).order_by(Workspace.name)))
+
+
 def find_workspace(session: Session, ref: str) -> Workspace:
     """A workspace by id or by name."""
     row = session.scalars(
@@ -118,18 +123,3 @@ def list_keys(session: Session, workspace: Workspace) -> list[ApiKey]:
             select(ApiKey).where(ApiKey.workspace_id == workspace.id).order_by(ApiKey.created_at)
         )
     )
-
-
-def key_view(row: ApiKey) -> dict[str, object]:
-    """A key as admin listings show it (never the secret)."""
-    return {
-        "id": row.id,
-        "prefix": row.prefix,
-        "name": row.name,
-        "env": row.env,
-        "scopes": list(row.scopes),
-        "rpm": row.rpm,
-        "agent_id": row.agent_id,
-        "created_at": row.created_at.isoformat(),
-        "revoked": row.revoked_at is not None,
-    }

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -24,7 +23,19 @@ from vigia.worlds.lenses.router import Route, choose_lens
 from vigia.worlds.lenses.troubleshoot import run_troubleshoot
 from vigia.worlds.models import World, WorldConversation, WorldUser
 from vigia.worlds.prose import rewrite
-from vigia.worlds.schemas import ChatRequest
+from vigia.worlds.schemas import (
+    AnswerDeltaEvent,
+    AnswerEvent,
+    ChatEnvelope,
+    ChatRequest,
+    LensResponse,
+    NodeEvent,
+    PersonalHit,
+    RouteOut,
+    ScopeOut,
+    SourceOut,
+    TurnEvent,
+)
 from vigia.worlds.search import query_terms
 
 LENSES: dict[str, Callable[[LensInput], Answer]] = {
@@ -32,7 +43,6 @@ LENSES: dict[str, Callable[[LensInput], Answer]] = {
     "troubleshoot": run_troubleshoot,
     "impact": run_impact,
 }
-Event = dict[str, Any]
 
 
 @dataclass
@@ -68,27 +78,23 @@ def prepare(session: Session, user: WorldUser, request: ChatRequest) -> Prepared
     return Prepared(world, scope, conversation)
 
 
-def node(ident: str, kind: str, label: str, detail: str, status: str) -> Event:
-    return {
-        "type": "node",
-        "id": ident,
-        "kind": kind,
-        "label": label,
-        "detail": detail,
-        "status": status,
-    }
+def node(ident: str, kind: str, label: str, detail: str, status: str) -> NodeEvent:
+    return NodeEvent(id=ident, kind=kind, label=label, detail=detail, status=status)
 
 
-def route_labels(route: Route, answer: Answer) -> list[str]:
-    return [f"router → {route.lens}", *answer.steps, "answer"]
+def route_out(route: Route, answer: Answer) -> RouteOut:
+    """The route with the display labels of the reasoning path."""
+    path = [f"router → {route.lens}", *answer.steps, "answer"]
+    return RouteOut(lens=route.lens, reason=route.reason, path=path)
 
 
-def scope_out(version: str, scope_paths: list[str]) -> dict[str, Any]:
-    return {
-        "version": version,
-        "scope_paths": scope_paths,
-        "source": "explicit" if scope_paths else "all",
-    }
+def scope_out(version: str, scope_paths: list[str]) -> ScopeOut:
+    source = "explicit" if scope_paths else "all"
+    return ScopeOut(version=version, scope_paths=scope_paths, source=source)
+
+
+def sources_out(answer: Answer) -> list[SourceOut]:
+    return [SourceOut(doc_id=path, line=line) for path, line in answer.sources]
 
 
 def _without_knowledge(
@@ -126,7 +132,7 @@ def _deltas(text: str) -> Iterator[str]:
 
 def turn_events(
     session: Session, user: WorldUser, request: ChatRequest, prepared: Prepared
-) -> Iterator[Event]:
+) -> Iterator[TurnEvent]:
     """Runs one turn, yielding ``node``, ``answer_delta`` and a final ``answer`` event."""
     route = choose_lens(request.message)
     yield node("route", "think", "Choose a lens", route.reason, "active")
@@ -144,7 +150,7 @@ def turn_events(
             session, route, prepared.conversation, request.message, request.version
         )
 
-    personal_hits: list[dict[str, object]] = []
+    personal_hits: list[PersonalHit] = []
     if request.personal:
         yield node("personal", "tool", "Search my files", "grep of your personal files", "active")
         personal_hits = personal.grep(session, user, query_terms(request.message))
@@ -155,40 +161,40 @@ def turn_events(
     yield node("compose", "think", "Write the answer", "facts with file:line citations", "active")
     headline = rewrite(request.message, answer) or answer.headline
     for piece in _deltas(headline):
-        yield {"type": "answer_delta", "text": piece}
+        yield AnswerDeltaEvent(text=piece)
     yield node("compose", "think", "Write the answer", f"{len(headline)} characters", "done")
 
     conversation = prepared.conversation or conversations.create(
         session, user, request.version, conversations.title_from(request.message)
     )
-    envelope: dict[str, Any] = {
-        "headline": headline,
-        "lens": route.lens,
-        "route": {"lens": route.lens, "reason": route.reason, "path": route_labels(route, answer)},
-        "scope": scope_out(request.version, prepared.scope_paths),
-        "sources": [{"doc_id": path, "line": line} for path, line in answer.sources],
-        "conversation_id": conversation.id,
-    }
-    if personal_hits:
-        envelope["personal_sources"] = personal_hits
+    envelope = ChatEnvelope(
+        headline=headline,
+        lens=route.lens,
+        route=route_out(route, answer),
+        scope=scope_out(request.version, prepared.scope_paths),
+        sources=sources_out(answer),
+        conversation_id=conversation.id,
+        personal_sources=personal_hits or None,
+    )
+    stored = envelope.model_dump(mode="json", exclude_none=True)
     conversations.append(session, conversation, "user", request.message)
-    conversations.append(session, conversation, "assistant", headline, envelope)
-    yield {"type": "answer", "conversation_id": conversation.id, "message": envelope}
+    conversations.append(session, conversation, "assistant", headline, stored)
+    yield AnswerEvent(conversation_id=conversation.id, message=envelope)
 
 
 def run_lens(
     session: Session, lens: str, text: str, version: str, scope_paths: list[str]
-) -> dict[str, Any]:
+) -> LensResponse:
     """``/qa/run`` and ``/troubleshoot/run``: one lens, no conversation."""
     world = knowledge_world(session, version)
     scope = resolve_scope(session, world, scope_paths)
     answer = LENSES[lens](LensInput(session, version, text, scope))
     route = Route(lens, f"{lens}: requested directly through /{lens}/run")
-    return {
-        "headline": rewrite(text, answer) or answer.headline,
-        "lens": lens,
-        "route": {"lens": lens, "reason": route.reason, "path": route_labels(route, answer)},
-        "scope": scope_out(version, scope),
-        "sources": [{"doc_id": path, "line": line} for path, line in answer.sources],
-        "details": answer.details,
-    }
+    return LensResponse(
+        headline=rewrite(text, answer) or answer.headline,
+        lens=lens,
+        route=route_out(route, answer),
+        scope=scope_out(version, scope),
+        sources=sources_out(answer),
+        details=answer.details,
+    )

@@ -3,7 +3,6 @@ personal files, and the direct lens runs. Every route but login/logout needs the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Annotated
 
@@ -14,6 +13,7 @@ from sqlalchemy.orm import Session
 from vigia.config import get_settings
 from vigia.db.session import get_db, session_scope
 from vigia.errors import RateLimited, Unauthorized, VigiaError
+from vigia.sse import event_stream_response, sse_line
 from vigia.workspaces.ratelimit import get_rate_limiter, retry_after_header
 from vigia.worlds import conversations, personal, users
 from vigia.worlds.chat import prepare, run_lens, turn_events
@@ -21,14 +21,22 @@ from vigia.worlds.models import WorldConversation, WorldUser
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
     VERSION_PATTERN,
+    AnswerEvent,
     ChatEnvelope,
     ChatRequest,
     ConversationDetail,
     ConversationList,
+    ConversationMeta,
+    ConversationSummary,
+    DoneOut,
+    ErrorEvent,
     LensResponse,
+    LoginOut,
     LoginRequest,
+    MessageOut,
     OkOut,
     PersonalFileList,
+    PersonalFileOut,
     PinOut,
     PinRequest,
     QARequest,
@@ -36,7 +44,9 @@ from vigia.worlds.schemas import (
     RenameRequest,
     ShareOut,
     ShareRequest,
+    StreamEvent,
     TroubleshootRequest,
+    UploadedFileOut,
 )
 
 router = APIRouter(tags=["worlds"])
@@ -55,7 +65,7 @@ LOGIN_ATTEMPTS_PER_MINUTE = 10
 
 
 @router.post("/auth/login")
-def login(body: LoginRequest, response: Response, session: DB) -> dict[str, str]:
+def login(body: LoginRequest, response: Response, session: DB) -> LoginOut:
     """Password login; at most 10 attempts a minute per user name (429 beyond)."""
     wait = get_rate_limiter().acquire(
         f"login:{body.username.casefold()}", LOGIN_ATTEMPTS_PER_MINUTE
@@ -76,31 +86,36 @@ def login(body: LoginRequest, response: Response, session: DB) -> dict[str, str]
         secure=settings.cookie_secure,
         path="/",
     )
-    return {"id": user.id, "name": user.name}
+    return LoginOut(id=user.id, name=user.name)
 
 
 @router.post("/auth/logout")
-def logout(request: Request, response: Response, session: DB) -> dict[str, bool]:
+def logout(request: Request, response: Response, session: DB) -> DoneOut:
     users.logout(session, request.cookies.get(users.COOKIE))
     response.delete_cookie(users.COOKIE, path="/", httponly=True, samesite="lax")
-    return {"ok": True}
+    return DoneOut()
 
 
-def _drain(session: Session, user: WorldUser, body: ChatRequest) -> dict[str, object]:
+def _drain(session: Session, user: WorldUser, body: ChatRequest) -> ChatEnvelope:
     prepared = prepare(session, user, body)
-    final: dict[str, object] = {}
-    for event in turn_events(session, user, body, prepared):
-        if event["type"] == "answer":
-            final = event["message"]
-    return final
+    answers = [
+        event
+        for event in turn_events(session, user, body, prepared)
+        if isinstance(event, AnswerEvent)
+    ]
+    return answers[-1].message
 
 
 @router.post("/chat", response_model=ChatEnvelope, response_model_exclude_none=True)
-def chat(body: ChatRequest, user: CurrentUser, session: DB) -> dict[str, object]:
+def chat(body: ChatRequest, user: CurrentUser, session: DB) -> ChatEnvelope:
     return _drain(session, user, body)
 
 
-@router.get("/chat/stream")
+@router.get(
+    "/chat/stream",
+    response_class=StreamingResponse,
+    responses={200: event_stream_response(StreamEvent, "node, answer_delta… then answer")},
+)
 def chat_stream(
     user: CurrentUser,
     session: DB,
@@ -129,9 +144,9 @@ def chat_stream(
                 if owner is None:
                     raise Unauthorized("not logged in")
                 for event in turn_events(own, owner, body, prepare(own, owner, body)):
-                    yield f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
+                    yield sse_line(event.model_dump(mode="json", exclude_none=True))
         except VigiaError as exc:
-            yield f"data: {json.dumps({'type': 'error', 'detail': exc.detail})}\n\n"
+            yield sse_line(ErrorEvent(detail=exc.detail).model_dump(mode="json"))
 
     return StreamingResponse(
         events(),
@@ -140,87 +155,77 @@ def chat_stream(
     )
 
 
-def _summary(session: Session, conversation: WorldConversation) -> dict[str, object]:
+def _summary(session: Session, conversation: WorldConversation) -> ConversationSummary:
     original = conversations.source_of(session, conversation)
-    return {
-        "id": conversation.id,
-        "title": original.title,
-        "created_at": conversation.created_at,
-        "updated_at": original.updated_at,
-        "pinned": conversation.pinned,
-        "origin": conversation.origin,
-        "version": conversation.world_id,
-        "shared_by": conversations.sharer(session, conversation),
-    }
+    return ConversationSummary(
+        id=conversation.id,
+        title=original.title,
+        created_at=conversation.created_at,
+        updated_at=original.updated_at,
+        pinned=conversation.pinned,
+        origin=conversation.origin,
+        version=conversation.world_id,
+        shared_by=conversations.sharer(session, conversation),
+    )
 
 
 @router.get("/conversations", response_model=ConversationList, response_model_exclude_none=True)
-def list_conversations(user: CurrentUser, session: DB) -> dict[str, object]:
-    return {"conversations": [_summary(session, c) for c in conversations.list_for(session, user)]}
+def list_conversations(user: CurrentUser, session: DB) -> ConversationList:
+    rows = conversations.list_for(session, user)
+    return ConversationList(conversations=[_summary(session, c) for c in rows])
 
 
 @router.get(
     "/conversations/{cid}", response_model=ConversationDetail, response_model_exclude_none=True
 )
-def get_conversation(cid: int, user: CurrentUser, session: DB) -> dict[str, object]:
+def get_conversation(cid: int, user: CurrentUser, session: DB) -> ConversationDetail:
     conversation = conversations.visible(session, user, cid)
-    summary = _summary(session, conversation)
-    summary.pop("updated_at")
-    return {
-        "conversation": summary,
-        "messages": [
-            {"role": m.role, "content": m.content, "created_at": m.created_at, "answer": m.envelope}
-            for m in conversations.messages(session, conversation)
-        ],
-    }
+    meta = ConversationMeta.model_validate(_summary(session, conversation), from_attributes=True)
+    messages = [
+        MessageOut(role=m.role, content=m.content, created_at=m.created_at, answer=m.envelope)
+        for m in conversations.messages(session, conversation)
+    ]
+    return ConversationDetail(conversation=meta, messages=messages)
 
 
 @router.patch("/conversations/{cid}", response_model=RenameOut)
-def rename_conversation(
-    cid: int, body: RenameRequest, user: CurrentUser, session: DB
-) -> dict[str, object]:
+def rename_conversation(cid: int, body: RenameRequest, user: CurrentUser, session: DB) -> RenameOut:
     conversation = conversations.rename(session, user, cid, body.title)
-    return {"ok": True, "id": conversation.id, "title": conversation.title}
+    return RenameOut(id=conversation.id, title=conversation.title)
 
 
 @router.post("/conversations/{cid}/pin", response_model=PinOut)
 def pin_conversation(
     cid: int, user: CurrentUser, session: DB, body: PinRequest | None = None
-) -> dict[str, object]:
+) -> PinOut:
     conversation = conversations.pin(session, user, cid, (body or PinRequest()).pinned)
-    return {"ok": True, "id": conversation.id, "pinned": conversation.pinned}
+    return PinOut(id=conversation.id, pinned=conversation.pinned)
 
 
 @router.delete("/conversations/{cid}", response_model=OkOut)
-def delete_conversation(cid: int, user: CurrentUser, session: DB) -> dict[str, object]:
-    return {"ok": True, "id": conversations.delete(session, user, cid)}
+def delete_conversation(cid: int, user: CurrentUser, session: DB) -> OkOut:
+    return OkOut(id=conversations.delete(session, user, cid))
 
 
 @router.post("/conversations/{cid}/share", response_model=ShareOut)
-def share_conversation(
-    cid: int, body: ShareRequest, user: CurrentUser, session: DB
-) -> dict[str, object]:
+def share_conversation(cid: int, body: ShareRequest, user: CurrentUser, session: DB) -> ShareOut:
     wrapper = conversations.share(session, user, cid, body.username)
-    return {"ok": True, "id": cid, "shared_with": body.username, "share_id": wrapper.id}
+    return ShareOut(id=cid, shared_with=body.username, share_id=wrapper.id)
 
 
 @router.delete("/conversations/{cid}/share/{username}", response_model=OkOut)
-def unshare_conversation(
-    cid: int, username: str, user: CurrentUser, session: DB
-) -> dict[str, object]:
+def unshare_conversation(cid: int, username: str, user: CurrentUser, session: DB) -> OkOut:
     conversations.unshare(session, user, cid, username)
-    return {"ok": True, "id": cid}
+    return OkOut(id=cid)
 
 
 @router.post("/qa/run", response_model=LensResponse)
-def qa_run(body: QARequest, user: CurrentUser, session: DB) -> dict[str, object]:
+def qa_run(body: QARequest, user: CurrentUser, session: DB) -> LensResponse:
     return run_lens(session, "qa", body.question, body.version, body.scope_paths)
 
 
 @router.post("/troubleshoot/run", response_model=LensResponse)
-def troubleshoot_run(
-    body: TroubleshootRequest, user: CurrentUser, session: DB
-) -> dict[str, object]:
+def troubleshoot_run(body: TroubleshootRequest, user: CurrentUser, session: DB) -> LensResponse:
     return run_lens(session, "troubleshoot", body.symptom, body.version, body.scope_paths)
 
 
@@ -230,23 +235,19 @@ def upload_personal_file(
     session: DB,
     file: Annotated[UploadFile, File()],
     path: Annotated[str | None, Form(max_length=255)] = None,
-) -> dict[str, object]:
+) -> UploadedFileOut:
     data = file.file.read(personal.MAX_FILE_BYTES + 1)
     record = personal.upload(session, user, path or file.filename or "", data)
-    return {"rel_path": record.rel_path, "size": record.size}
+    return UploadedFileOut(rel_path=record.rel_path, size=record.size)
 
 
 @router.get("/personal/files", response_model=PersonalFileList)
-def list_personal_files(user: CurrentUser, session: DB) -> dict[str, object]:
-    return {
-        "files": [
-            {"rel_path": f.rel_path, "size": f.size, "created_at": f.created_at}
-            for f in personal.list_files(session, user)
-        ]
-    }
+def list_personal_files(user: CurrentUser, session: DB) -> PersonalFileList:
+    files = [PersonalFileOut.model_validate(f) for f in personal.list_files(session, user)]
+    return PersonalFileList(files=files)
 
 
 @router.delete("/personal/files/{rel_path:path}")
-def delete_personal_file(rel_path: str, user: CurrentUser, session: DB) -> dict[str, bool]:
+def delete_personal_file(rel_path: str, user: CurrentUser, session: DB) -> DoneOut:
     personal.remove(session, user, rel_path)
-    return {"ok": True}
+    return DoneOut()

@@ -14,6 +14,7 @@ from vigia.config import get_settings
 from vigia.errors import Invalid, NotFound, TooLarge, UnsupportedMedia
 from vigia.worlds.catalog import normalise_scope_path
 from vigia.worlds.models import PersonalFile, WorldUser
+from vigia.worlds.schemas import PersonalHit
 from vigia.worlds.search import line_score
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -94,7 +95,7 @@ def remove(session: Session, user: WorldUser, name: str) -> None:
         target.unlink()
 
 
-def grep(session: Session, user: WorldUser, terms: list[str]) -> list[dict[str, object]]:
+def grep(session: Session, user: WorldUser, terms: list[str]) -> list[PersonalHit]:
     """Lines of the user's own files holding the most query terms, best first."""
     if not terms:
         return []
@@ -109,4 +110,4 @@ def grep(session: Session, user: WorldUser, terms: list[str]) -> list[dict[str, 
             if score:
                 hits.append((score, record.rel_path, number, line.strip()[:300]))
     hits.sort(key=lambda h: (-h[0], h[1], h[2]))
-    return [{"rel_path": p, "line": n, "text": t} for _s, p, n, t in hits[:MAX_HITS]]
+    return [PersonalHit(rel_path=p, line=n, text=t) for _s, p, n, t in hits[:MAX_HITS]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 MAX_MESSAGE = 8000
@@ -168,6 +168,8 @@ class ShareOut(OkOut):
 
 
 class PersonalFileOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
     rel_path: str
     size: int
     created_at: datetime
@@ -175,3 +177,58 @@ class PersonalFileOut(BaseModel):
 
 class PersonalFileList(BaseModel):
     files: list[PersonalFileOut]
+
+
+class LoginOut(BaseModel):
+    """The logged-in user (the session travels in the ``sherpa_session`` cookie)."""
+
+    id: str
+    name: str
+
+
+class DoneOut(BaseModel):
+    """An action without anything else to report (logout, file deletion)."""
+
+    ok: bool = True
+
+
+class UploadedFileOut(BaseModel):
+    rel_path: str
+    size: int
+
+
+class NodeEvent(BaseModel):
+    """A thinking step of the turn: ``active`` when it starts, ``done`` when it ends."""
+
+    type: Literal["node"] = "node"
+    id: str
+    kind: Literal["think", "tool"]
+    label: str
+    detail: str
+    status: Literal["active", "done"]
+
+
+class AnswerDeltaEvent(BaseModel):
+    """A piece of the answer's text, in order."""
+
+    type: Literal["answer_delta"] = "answer_delta"
+    text: str
+
+
+class AnswerEvent(BaseModel):
+    """The last event of a turn: the full envelope, as ``POST /chat`` returns it."""
+
+    type: Literal["answer"] = "answer"
+    conversation_id: int
+    message: ChatEnvelope
+
+
+class ErrorEvent(BaseModel):
+    """A turn that failed after the stream started."""
+
+    type: Literal["error"] = "error"
+    detail: str
+
+
+TurnEvent = NodeEvent | AnswerDeltaEvent | AnswerEvent
+StreamEvent = TurnEvent | ErrorEvent

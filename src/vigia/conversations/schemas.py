@@ -1,0 +1,47 @@
+"""Wire shapes of an agent's conversations (admin API)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from vigia.wire_types import Timestamp
+
+
+class MessageOut(BaseModel):
+    """A stored message; ``run_id`` names the run that wrote it (null for operator replies)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    role: str
+    content: str
+    run_id: str | None
+    created_at: Timestamp
+
+
+class ConversationOut(BaseModel):
+    """A conversation with every message, oldest first."""
+
+    id: str
+    agent_id: str
+    handoff: bool
+    created_at: Timestamp
+    messages: list[MessageOut]
+
+
+class HandoffOut(BaseModel):
+    """Whether a human holds the conversation (the agent does not answer it then)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    handoff: bool
+
+
+class OperatorReplyOut(BaseModel):
+    """An operator's reply as stored."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    role: str
+    content: str

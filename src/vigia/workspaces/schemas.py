@@ -1,0 +1,66 @@
+"""Wire shapes of workspaces and their keys (admin API)."""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict
+
+from vigia.wire_types import Timestamp
+from vigia.workspaces.models import ApiKey
+
+
+class WorkspaceOut(BaseModel):
+    """A workspace with its monthly budget."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    budget_usd: float | None
+    budget_action: str
+    created_at: Timestamp
+
+
+class WorkspaceList(BaseModel):
+    workspaces: list[WorkspaceOut]
+
+
+class KeyOut(BaseModel):
+    """A key as admin listings show it (never the secret)."""
+
+    id: str
+    prefix: str
+    name: str
+    env: str
+    scopes: list[str]
+    rpm: int
+    agent_id: str | None
+    created_at: Timestamp
+    revoked: bool
+
+    @classmethod
+    def of(cls, row: ApiKey, **extra: Any) -> Self:
+        """The key's row as shown; ``extra`` fills the fields a subclass adds."""
+        return cls(
+            id=row.id,
+            prefix=row.prefix,
+            name=row.name,
+            env=row.env,
+            scopes=list(row.scopes),
+            rpm=row.rpm,
+            agent_id=row.agent_id,
+            created_at=row.created_at,
+            revoked=row.revoked_at is not None,
+            **extra,
+        )
+
+
+class IssuedKeyOut(KeyOut):
+    """A key at creation: the only response that carries its secret (``key``)."""
+
+    key: str
+
+
+class KeyList(BaseModel):
+    keys: list[KeyOut]
