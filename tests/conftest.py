@@ -30,6 +30,7 @@ from vigia.db.migrate import upgrade
 from vigia.llm.mock_upstream import create_mock
 from vigia.workspaces import auth, ratelimit, revocation
 from vigia.workspaces.service import create_key, create_workspace
+from vigia.worlds import throttle
 
 ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
 _LOOPBACK = ("127.", "::1", "localhost")
@@ -93,6 +94,7 @@ def _reset_caches() -> None:
     ratelimit.get_rate_limiter.cache_clear()
     auth.get_key_cache.cache_clear()
     revocation.get_revocations.cache_clear()
+    throttle.get_failure_store.cache_clear()
 
 
 @pytest.fixture(autouse=True)

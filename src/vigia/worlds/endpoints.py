@@ -13,8 +13,7 @@ from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
 from vigia.db.session import get_db, session_scope
-from vigia.errors import RateLimited, Unauthorized, VigiaError
-from vigia.workspaces.ratelimit import get_rate_limiter, retry_after_header
+from vigia.errors import Unauthorized, VigiaError
 from vigia.worlds import conversations, personal, users
 from vigia.worlds.chat import prepare, run_lens, turn_events
 from vigia.worlds.models import WorldConversation, WorldUser
@@ -40,7 +39,7 @@ from vigia.worlds.schemas import (
 )
 
 router = APIRouter(tags=["worlds"])
-DB = Annotated[Session, Depends(get_db)]
+DB = Annotated[Session, Depends(get_db, scope="function")]
 
 
 def current_user(request: Request, session: DB) -> WorldUser:
@@ -51,21 +50,12 @@ def current_user(request: Request, session: DB) -> WorldUser:
 CurrentUser = Annotated[WorldUser, Depends(current_user)]
 
 
-LOGIN_ATTEMPTS_PER_MINUTE = 10
-
-
 @router.post("/auth/login")
-def login(body: LoginRequest, response: Response, session: DB) -> dict[str, str]:
-    """Password login; at most 10 attempts a minute per user name (429 beyond)."""
-    wait = get_rate_limiter().acquire(
-        f"login:{body.username.casefold()}", LOGIN_ATTEMPTS_PER_MINUTE
-    )
-    if wait is not None:
-        raise RateLimited(
-            "too many login attempts; try again later",
-            headers={"Retry-After": retry_after_header(wait)},
-        )
-    user, token = users.login(session, body.username, body.password)
+def login(body: LoginRequest, request: Request, response: Response, session: DB) -> dict[str, str]:
+    """Password login; repeated failures lock the user name at that address, and the address,
+    with a capped backoff (429 with ``Retry-After``)."""
+    address = request.client.host if request.client else "unknown"
+    user, token = users.login(session, body.username, body.password, address)
     settings = get_settings()
     response.set_cookie(
         users.COOKIE,
