@@ -6,6 +6,7 @@ the file is readable by others) and tightened on files an older version left 064
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -40,10 +41,12 @@ def private_file(path: Path) -> Path:
 
 
 def tighten(path: Path) -> None:
-    """Removes group/other permissions from an existing file (no-op when already private)."""
+    """Removes group/other permissions from an existing file (no-op when already private, or
+    when the file is not ours to change: then its owner chose its mode)."""
     mode = stat.S_IMODE(path.stat().st_mode)
     if mode & 0o077:
-        path.chmod(mode & ~0o077)
+        with contextlib.suppress(PermissionError):
+            path.chmod(mode & ~0o077)
 
 
 def write_private(path: Path, data: bytes) -> None:
