@@ -11,6 +11,7 @@ from vigia.decide.endpoints import router as decide_router
 from vigia.knowledge.endpoints import router as knowledge_router
 from vigia.openai_api.endpoints import router as openai_router
 from vigia.review.endpoints import router as review_router
+from vigia.security_headers import SecurityHeadersMiddleware
 from vigia.worlds.endpoints import router as worlds_router
 
 
@@ -19,6 +20,7 @@ def create_app() -> FastAPI:
     app = FastAPI(title="Vigia", version=__version__)
     http_errors.install(app)
     app.add_middleware(BodyLimitMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)  # outermost: the 413s get them too
     app.include_router(openai_router)
     app.include_router(decide_router)
     app.include_router(review_router)

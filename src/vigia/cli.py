@@ -48,6 +48,7 @@ def serve(
     """Serves every surface (default 127.0.0.1:8000)."""
     import uvicorn
 
+    from vigia.access_log import logging_config
     from vigia.app import create_app
     from vigia.guardrails.injection import get_detector
 
@@ -59,6 +60,7 @@ def serve(
         host=host or settings.host,
         port=port or settings.port,
         log_level=log_level,
+        log_config=logging_config(),
         timeout_graceful_shutdown=10,
     )
 

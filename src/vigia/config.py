@@ -9,6 +9,8 @@ from pathlib import Path
 from pydantic import BaseModel, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from vigia.private_files import private_dir, write_private
+
 
 class Price(BaseModel):
     """USD per million tokens for one model."""
@@ -73,10 +75,9 @@ class Settings(BaseSettings):
         path = self.data_dir / "admin_token"
         if path.exists():
             return path.read_text().strip()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         token = "adm-" + secrets.token_urlsafe(32)
-        path.touch(mode=0o600)
-        path.write_text(token)
+        write_private(path, token.encode())
         return token
 
 

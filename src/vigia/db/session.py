@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from vigia.config import get_settings
+from vigia.private_files import private_dir, private_file, tighten
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -22,9 +24,27 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _private_sqlite_file(url: str) -> None:
+    """Creates the SQLite file 0600 in a 0700 folder before SQLite does (with 0644).
+
+    SQLite gives its ``-wal`` and ``-shm`` files the database file's mode.
+    """
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    private_dir(path.parent)
+    private_file(path)
+    for suffix in ("-wal", "-shm"):
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            tighten(companion)
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
+    """An engine for ``url``; SQLite gets WAL, foreign keys, a busy timeout and mode 0600."""
     if url.startswith("sqlite"):
+        _private_sqlite_file(url)
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 30},
@@ -47,7 +67,7 @@ def engine_for(url: str) -> Engine:
 def get_engine() -> Engine:
     settings = get_settings()
     if settings.sqlalchemy_url.startswith("sqlite"):
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(settings.data_dir)
     return engine_for(settings.sqlalchemy_url)
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
 from vigia.errors import Invalid, NotFound, TooLarge, UnsupportedMedia
+from vigia.private_files import private_dir, write_private
 from vigia.worlds.catalog import normalise_scope_path
 from vigia.worlds.models import PersonalFile, WorldUser
 from vigia.worlds.schemas import PersonalHit
@@ -60,9 +61,9 @@ def upload(session: Session, user: WorldUser, name: str, data: bytes) -> Persona
         record = PersonalFile(user_id=user.id, rel_path=rel_path, size=0, sha256="")
         session.add(record)
     target = _target(user, rel_path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(target.parent)
     temporary = target.with_name(target.name + ".uploading")
-    temporary.write_bytes(data)
+    write_private(temporary, data)
     os.replace(temporary, target)
     record.size, record.sha256 = len(data), hashlib.sha256(data).hexdigest()
     session.flush()
