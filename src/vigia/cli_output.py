@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -19,7 +19,7 @@ def emit(payload: dict[str, Any], as_json: bool, human: str | None = None) -> No
         typer.echo(human if human is not None else json.dumps(payload, indent=2, default=str))
 
 
-def fail(error: VigiaError, as_json: bool) -> None:
+def fail(error: VigiaError, as_json: bool) -> NoReturn:
     """Prints the error (as ``{"detail", "error"}`` with ``--json``) and exits 1."""
     if as_json:
         sys.stdout.write(json.dumps({"detail": error.detail, "error": error.code}) + "\n")

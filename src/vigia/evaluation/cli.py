@@ -42,7 +42,6 @@ def _in_session(as_json: bool, action: Callable[[Session], T]) -> T:
         fail(Invalid(validation_summary(list(error.errors()))), as_json)
     except VigiaError as error:
         fail(error, as_json)
-    raise AssertionError("unreachable")
 
 
 def _history(raw: str | None) -> list[Any]:
@@ -164,7 +163,6 @@ def run(
         report = evaluate(workspace, slug, require_env(env))
     except VigiaError as error:
         fail(error, as_json)
-        return
     emit(report.model_dump(mode="json"), as_json, human=_report_text(report))
     if report.failed:
         raise typer.Exit(code=1)
@@ -212,7 +210,6 @@ def publish_gated(slug: str, workspace: str, as_json: bool) -> None:
         raise typer.Exit(code=1) from None
     except VigiaError as error:
         fail(error, as_json)
-        return
     emit(
         {"slug": slug, "version": number, "passed": report.passed},
         as_json,
