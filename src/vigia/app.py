@@ -8,6 +8,7 @@ from vigia import __version__, http_errors
 from vigia.admin.endpoints import router as admin_router
 from vigia.body_limit import BodyLimitMiddleware
 from vigia.decide.endpoints import router as decide_router
+from vigia.evaluation.endpoints import router as evaluation_router
 from vigia.knowledge.endpoints import router as knowledge_router
 from vigia.openai_api.endpoints import router as openai_router
 from vigia.review.endpoints import router as review_router
@@ -26,6 +27,7 @@ def create_app() -> FastAPI:
     app.include_router(review_router)
     app.include_router(admin_router)
     app.include_router(knowledge_router)
+    app.include_router(evaluation_router)
     app.include_router(worlds_router)
 
     @app.get("/healthz", include_in_schema=False)

@@ -15,6 +15,8 @@ from vigia.db.migrate import upgrade
 from vigia.decide.cli import app as decide_app
 from vigia.engine.runs import run_view
 from vigia.errors import VigiaError
+from vigia.evaluation.cli import app as eval_app
+from vigia.evaluation.cli import export_promptfoo, publish_gated
 from vigia.knowledge.cli import app as knowledge_app
 from vigia.workspaces import service as workspaces
 from vigia.worlds.cli import user_app, world_app
@@ -34,6 +36,8 @@ app.add_typer(knowledge_app, name="knowledge")
 app.add_typer(world_app, name="world")
 app.add_typer(user_app, name="user")
 app.add_typer(decide_app, name="decide")
+app.add_typer(eval_app, name="eval")
+agent_app.command("export-promptfoo")(export_promptfoo)
 
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 WorkspaceOpt = Annotated[str, typer.Option("--workspace", help="Workspace id or name.")]
@@ -167,8 +171,18 @@ def agent_update(
 
 
 @agent_app.command("publish")
-def agent_publish(slug: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
+def agent_publish(
+    slug: str,
+    workspace: WorkspaceOpt,
+    require_eval: Annotated[
+        bool, typer.Option("--require-eval", help="Publish only if every eval case passes.")
+    ] = False,
+    as_json: Json = False,
+) -> None:
     """Publishes the draft as the next version."""
+    if require_eval:
+        publish_gated(slug, workspace, as_json)
+        return
 
     def action(session: Any) -> Any:
         ws = workspaces.find_workspace(session, workspace)
