@@ -11,6 +11,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from vigia.config import get_settings
+from vigia.observability.metrics import instrument_pool
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -32,10 +33,12 @@ def make_engine(url: str) -> Engine:
             max_overflow=20,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    else:
+        if url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    instrument_pool(engine)
+    return engine
 
 
 @lru_cache(maxsize=4)

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from vigia.config import get_settings
 from vigia.db.session import session_scope
 from vigia.errors import Forbidden, RateLimited, Unauthorized
+from vigia.observability import context as observed
 from vigia.workspaces.keys import hash_key
 from vigia.workspaces.models import ApiKey
 from vigia.workspaces.ratelimit import MemoryRateLimiter, get_rate_limiter, retry_after_header
@@ -155,6 +156,7 @@ def require_scope(scope: str) -> Callable[[Request], Awaitable[KeyContext]]:
         if key is None:
             key = await run_in_threadpool(_lookup, raw)
         _check_scope(key, scope)
+        observed.bind(workspace=key.workspace_id, agent=key.agent_id)
         limiter = get_rate_limiter()
         bucket = f"key:{key.key_id}"
         if isinstance(limiter, MemoryRateLimiter):

@@ -1,0 +1,35 @@
+"""operations: the run's trace id; indexes retention purges walk
+
+Revision ID: 0008_operations
+Revises: 0001_foundation
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0008_operations"
+down_revision = "0001_foundation"
+branch_labels = None
+depends_on = "0003_review"
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("runs") as batch:
+        batch.add_column(sa.Column("trace_id", sa.String(32), nullable=True))
+    op.create_index("ix_runs_conversation", "runs", ["conversation_id"])
+    op.create_index("ix_runs_created", "runs", ["created_at"])
+    op.create_index("ix_conversations_created", "conversations", ["created_at"])
+    op.create_index("ix_output_reviews_conversation", "output_reviews", ["conversation_id"])
+    op.create_index("ix_output_reviews_created", "output_reviews", ["created_at"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_output_reviews_created", "output_reviews")
+    op.drop_index("ix_output_reviews_conversation", "output_reviews")
+    op.drop_index("ix_conversations_created", "conversations")
+    op.drop_index("ix_runs_created", "runs")
+    op.drop_index("ix_runs_conversation", "runs")
+    with op.batch_alter_table("runs") as batch:
+        batch.drop_column("trace_id")
