@@ -17,6 +17,7 @@ from vigia.decide.cli import app as decide_app
 from vigia.engine.runs import run_view
 from vigia.errors import VigiaError
 from vigia.knowledge.cli import app as knowledge_app
+from vigia.operations.cli import register as register_operations
 from vigia.workspaces import service as workspaces
 from vigia.worlds.cli import user_app, world_app
 
@@ -35,6 +36,7 @@ app.add_typer(knowledge_app, name="knowledge")
 app.add_typer(world_app, name="world")
 app.add_typer(user_app, name="user")
 app.add_typer(decide_app, name="decide")
+register_operations(app)
 
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 WorkspaceOpt = Annotated[str, typer.Option("--workspace", help="Workspace id or name.")]
