@@ -30,8 +30,9 @@ def _database() -> tuple[str, str]:
             applied = frozenset(MigrationContext.configure(connection).get_current_heads())
     except Exception as error:
         return f"unreachable ({type(error).__name__})", "unknown"
-    missing = expected_heads() - applied
-    return OK, OK if not missing else f"behind ({len(missing)} head(s) not applied)"
+    if applied == expected_heads():
+        return OK, OK
+    return OK, f"not at head (database {sorted(applied)}, code {sorted(expected_heads())})"
 
 
 def _redis(url: str | None) -> str:

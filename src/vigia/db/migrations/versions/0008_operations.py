@@ -1,7 +1,7 @@
-"""operations: the run's trace id; indexes retention purges walk
+"""operations: the run's trace id; indexes retention purges walk (follows review: it indexes its table)
 
 Revision ID: 0008_operations
-Revises: 0001_foundation
+Revises: 0003_review
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008_operations"
-down_revision = "0001_foundation"
+down_revision = "0003_review"
 branch_labels = None
-depends_on = "0003_review"
+depends_on = None
 
 
 def upgrade() -> None:
