@@ -1,4 +1,6 @@
-"""operations: the run's trace id; indexes retention purges walk (follows review: it indexes its table)
+"""operations: the run's trace id; indexes the retention purge walks
+
+Follows 0003_review (not 0001) because it also indexes ``output_reviews``.
 
 Revision ID: 0008_operations
 Revises: 0003_review
