@@ -58,21 +58,32 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port.")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
 ) -> None:
-    """Serves every surface (default 127.0.0.1:8000)."""
+    """Serves every surface (default 127.0.0.1:8000).
+
+    On SIGTERM it stops accepting connections and lets requests and streams in flight
+    finish for up to ``VIGIA_SHUTDOWN_GRACE_S`` seconds (docs/operations.md).
+    """
     import uvicorn
 
     from vigia.app import create_app
     from vigia.guardrails.injection import get_detector
+    from vigia.observability import logs
+    from vigia.operations.retention import RetentionTimer
 
     settings = get_settings()
+    logs.configure(log_level)
     upgrade()
     get_detector()  # fit the injection detector now, not during the first request
+    if settings.retention_days is not None:
+        RetentionTimer(settings.retention_days).start()
     uvicorn.run(
         create_app(),
         host=host or settings.host,
         port=port or settings.port,
         log_level=log_level,
-        timeout_graceful_shutdown=10,
+        log_config=None,  # logs.configure set up the (JSON) handler uvicorn logs through
+        access_log=False,  # the request middleware logs each request, with its id
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
     )
 
 

@@ -49,7 +49,7 @@ class Settings(BaseSettings):
     """``GET /metrics`` without the admin token (for a scraper on a private network)."""
     retention_days: int | None = Field(default=None, ge=31, le=36_500)
     """Conversations, runs and reviews idle longer than this are purged (budgets need 31)."""
-    shutdown_grace_s: float = Field(default=30.0, gt=0, le=3600)
+    shutdown_grace_s: int = Field(default=30, ge=1, le=3600)
     """How long a stopping server lets requests and streams in flight finish."""
 
     @model_validator(mode="after")

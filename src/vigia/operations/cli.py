@@ -8,8 +8,11 @@ from typing import Annotated
 import typer
 
 from vigia.cli_output import emit, fail
-from vigia.errors import VigiaError
+from vigia.config import get_settings
+from vigia.db.migrate import upgrade
+from vigia.errors import Invalid, VigiaError
 from vigia.operations import backup as backups
+from vigia.operations import retention
 
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 
@@ -38,7 +41,31 @@ def restore(
     emit(result, as_json, human=f"restored into {result['path']}")
 
 
+def purge(
+    before: Annotated[
+        str | None,
+        typer.Option(help="ISO date: purge what is older (default: VIGIA_RETENTION_DAYS ago)."),
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """Deletes conversations, runs (with stages) and reviews older than a date."""
+    try:
+        if before is not None:
+            cutoff = retention.cutoff_of(before)
+        elif (days := get_settings().retention_days) is not None:
+            cutoff = retention.retention_cutoff(days)
+        else:
+            raise Invalid("give --before DATE or set VIGIA_RETENTION_DAYS")
+        upgrade()
+        result = retention.purge_before(cutoff)
+    except VigiaError as error:
+        fail(error, as_json)
+    human = ", ".join(f"{k}: {v}" for k, v in result.items())
+    emit(result, as_json, human=f"purged {human}")
+
+
 def register(app: typer.Typer) -> None:
     """Adds the operations commands to the ``vigia`` command line."""
     app.command("backup")(backup)
     app.command("restore")(restore)
+    app.command("purge")(purge)
