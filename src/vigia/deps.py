@@ -23,4 +23,4 @@ def require_admin(request: Request) -> None:
 
 
 Admin = Annotated[None, Depends(require_admin)]
-Db = Annotated[Session, Depends(get_db)]
+Db = Annotated[Session, Depends(get_db, scope="function")]

@@ -20,7 +20,7 @@ from vigia.workspaces import service as workspaces
 from vigia.workspaces.models import Workspace
 
 router = APIRouter(prefix="/admin", tags=["admin"])
-Db = Annotated[Session, Depends(get_db)]
+Db = Annotated[Session, Depends(get_db, scope="function")]
 
 
 def _workspace_view(row: Workspace) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from vigia.workspaces.auth import KeyContext, require_scope
 router = APIRouter(tags=["decide"])
 
 DecideKey = Annotated[KeyContext, Depends(require_scope("decide"))]
-Db = Annotated[Session, Depends(get_db)]
+Db = Annotated[Session, Depends(get_db, scope="function")]
 
 
 @router.post("/v1/decide", response_model=DecideResponse, response_model_exclude_none=True)

@@ -20,7 +20,7 @@ from vigia.knowledge.retrieval import search_knowledge
 from vigia.workspaces.service import find_workspace
 
 router = APIRouter(prefix="/admin/workspaces/{workspace}/knowledge-bases", tags=["knowledge"])
-Db = Annotated[Session, Depends(get_db)]
+Db = Annotated[Session, Depends(get_db, scope="function")]
 MULTIPART_OVERHEAD = 64 * 1024
 
 

@@ -15,7 +15,7 @@ from vigia.workspaces.auth import KeyContext, require_scope
 router = APIRouter(tags=["output-review"])
 
 ReviewKey = Annotated[KeyContext, Depends(require_scope("guardrails:review"))]
-Db = Annotated[Session, Depends(get_db)]
+Db = Annotated[Session, Depends(get_db, scope="function")]
 
 
 @router.post("/api/external/v1/agents/{agentId}/output-review", response_model=ReviewResponse)

@@ -40,7 +40,7 @@ from vigia.worlds.schemas import (
 )
 
 router = APIRouter(tags=["worlds"])
-DB = Annotated[Session, Depends(get_db)]
+DB = Annotated[Session, Depends(get_db, scope="function")]
 
 
 def current_user(request: Request, session: DB) -> WorldUser:
