@@ -10,7 +10,9 @@ from vigia.body_limit import BodyLimitMiddleware
 from vigia.decide.endpoints import router as decide_router
 from vigia.evaluation.endpoints import router as evaluation_router
 from vigia.knowledge.endpoints import router as knowledge_router
+from vigia.observability.asgi import ObservabilityMiddleware
 from vigia.openai_api.endpoints import router as openai_router
+from vigia.operations.endpoints import router as operations_router
 from vigia.review.endpoints import router as review_router
 from vigia.security_headers import SecurityHeadersMiddleware
 from vigia.worlds.endpoints import router as worlds_router
@@ -29,6 +31,8 @@ def create_app() -> FastAPI:
     app.include_router(knowledge_router)
     app.include_router(evaluation_router)
     app.include_router(worlds_router)
+    app.include_router(operations_router)
+    app.add_middleware(ObservabilityMiddleware)  # outermost: counts and ids every response
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from vigia.errors import VigiaError
+from vigia.observability import report
 
 DECIDE_PATHS = ("/v1/decide", "/v1/systemone")
 
@@ -54,8 +55,11 @@ def _jsonable(errors: list[Any]) -> list[dict[str, Any]]:
 async def _vigia_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, VigiaError)
     body: dict[str, Any] = {"detail": exc.detail}
-    if surface_of(request.url.path) == "decide":
+    surface = surface_of(request.url.path)
+    if surface == "decide":
         body["error"] = exc.code
+    if exc.status == 429:
+        report.limit_rejected(exc.code, surface)
     return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
 

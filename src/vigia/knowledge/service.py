@@ -7,6 +7,7 @@ Parsing and embedding come before the first write, so a bad file changes nothing
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -24,6 +25,7 @@ from vigia.knowledge.chunking import Chunk, chunk_blocks
 from vigia.knowledge.embedding import BATCH, DEFAULT_EMBEDDER, EMBEDDERS, embedder_for
 from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
 from vigia.knowledge.parsers import document_kind, parse_document
+from vigia.observability import report
 from vigia.search import Entry, index_for
 from vigia.workspaces.service import Workspace
 
@@ -197,6 +199,7 @@ def add_document(
     progress: Progress | None = None,
 ) -> Upload:
     """Parses, chunks, embeds and indexes a document; one of the same name is replaced."""
+    started = time.perf_counter()
     name = document_name(name)
     document_kind(name, media_type)
     if len(data) > MAX_DOCUMENT_BYTES:
@@ -246,6 +249,7 @@ def add_document(
     index_for(session).add(session, collection_of(kb.id), entries)
     kb.updated_at = utcnow()
     session.flush()
+    report.knowledge_indexed(len(chunks), time.perf_counter() - started)
     return Upload(doc, replaced)
 
 

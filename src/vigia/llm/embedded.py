@@ -7,9 +7,10 @@ package), plus the passage's retrieval score, minus a small penalty per retrieva
 the share of the message's content words the sentence holds, each word weighted by how rare
 it is among the candidate sentences (IDF: the words that tell the answering sentence apart
 from its neighbours). The answer takes the best sentence and, from the same passage, at
-most one more nearly as good; below ``MIN_ANSWER_SCORE`` nothing is relevant. Without relevant passages it answers with
-the sentences of the agent's instructions that share the message's words, else with the
-agent's no-answer reply. Deterministic: the same request always gives the same answer.
+most one more nearly as good; below ``MIN_ANSWER_SCORE`` nothing is relevant. Without
+relevant passages it answers with the sentences of the agent's instructions that share the
+message's words, else with the agent's no-answer reply. Deterministic: the same request
+always gives the same answer.
 """
 
 from __future__ import annotations
