@@ -3,6 +3,9 @@
 - OpenAI-compatible surface (``/v1/…`` but decisions): ``{"detail": "…"}``, 422 included.
 - Decisions (``/v1/decide``, ``/v1/systemone``): FastAPI's 422 list; others ``detail`` + ``error``.
 - Everything else: ``{"detail": …}`` with FastAPI's 422 list.
+
+Middleware that answers before the routes (body limit, JSON text) renders with the same
+functions, so a refusal looks the same wherever it is decided.
 """
 
 from __future__ import annotations
@@ -17,6 +20,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from vigia.errors import VigiaError
 
 DECIDE_PATHS = ("/v1/decide", "/v1/systemone")
+# The ``error`` code of a status raised outside a ``VigiaError`` (routing, body limit).
+STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid",
+    429: "rate_limited",
+}
 
 
 def surface_of(path: str) -> str:
@@ -51,27 +67,35 @@ def _jsonable(errors: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def error_body(path: str, status: int, detail: Any, code: str | None = None) -> dict[str, Any]:
+    """``{"detail": …}``, plus the ``error`` code on the decisions surface."""
+    body: dict[str, Any] = {"detail": detail}
+    if surface_of(path) == "decide":
+        body["error"] = code or STATUS_CODES.get(status, "error")
+    return body
+
+
+def validation_response(path: str, errors: list[Any]) -> JSONResponse:
+    """The 422 of a request that failed validation, in the surface's shape."""
+    if surface_of(path) == "openai":
+        return JSONResponse({"detail": validation_summary(errors)}, status_code=422)
+    return JSONResponse({"detail": _jsonable(errors)}, status_code=422)
+
+
 async def _vigia_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, VigiaError)
-    body: dict[str, Any] = {"detail": exc.detail}
-    if surface_of(request.url.path) == "decide":
-        body["error"] = exc.code
+    body = error_body(request.url.path, exc.status, exc.detail, exc.code)
     return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    errors = list(exc.errors())
-    if surface_of(request.url.path) == "openai":
-        return JSONResponse({"detail": validation_summary(errors)}, status_code=422)
-    return JSONResponse({"detail": _jsonable(errors)}, status_code=422)
+    return validation_response(request.url.path, list(exc.errors()))
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    body: dict[str, Any] = {"detail": exc.detail}
-    if surface_of(request.url.path) == "decide":
-        body["error"] = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "error")
+    body = error_body(request.url.path, exc.status_code, exc.detail)
     return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 

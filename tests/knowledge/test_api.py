@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from fpdf.enums import EncryptionMethod
 
 from tests.conftest import Tenant
 from tests.knowledge.documents import HELP_HTML, NOTES_MD, faq_docx, policy_pdf
@@ -158,6 +159,7 @@ def test_delete_knowledge_base_removes_everything(
     [
         ("planilla.xlsx", b"PK\x03\x04 hoja", 415),
         ("secreta.pdf", policy_pdf(password="clave-1234"), 422),
+        ("aes.pdf", policy_pdf(password="clave-1234", method=EncryptionMethod.AES_256), 422),
         ("rota.pdf", b"%PDF-1.4 nada mas", 422),
         ("falsa.docx", b"no es un zip", 422),
         ("vacio.md", b"\n\n", 422),
@@ -177,6 +179,15 @@ def test_bad_files_are_refused_and_change_nothing(
     assert got == status, body
     assert isinstance(body["detail"], str) and body["detail"]
     assert stored_counts() == before
+
+
+def test_pdf_encrypted_with_an_empty_password_is_indexed(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    data = policy_pdf(password="", method=EncryptionMethod.AES_256)
+    status, body = _upload(client, admin_headers, kb_url, "sin-copia.pdf", data, PDF)
+    assert status == 201, body
+    assert (body["pages"], body["media_type"]) == (4, PDF) and body["chunks"] > 0
 
 
 def test_too_large_is_413(

@@ -14,12 +14,14 @@ from sqlalchemy.orm import Session
 from vigia.config import get_settings
 from vigia.db.session import get_db, session_scope
 from vigia.errors import RateLimited, Unauthorized, VigiaError
+from vigia.fields import RowId
 from vigia.workspaces.ratelimit import get_rate_limiter, retry_after_header
 from vigia.worlds import conversations, personal, users
 from vigia.worlds.chat import prepare, run_lens, turn_events
 from vigia.worlds.models import WorldConversation, WorldUser
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
+    MAX_SCOPE_PATHS,
     VERSION_PATTERN,
     ChatEnvelope,
     ChatRequest,
@@ -34,6 +36,7 @@ from vigia.worlds.schemas import (
     QARequest,
     RenameOut,
     RenameRequest,
+    ScopePath,
     ShareOut,
     ShareRequest,
     TroubleshootRequest,
@@ -106,9 +109,9 @@ def chat_stream(
     session: DB,
     message: Annotated[str, Query(min_length=1, max_length=MAX_MESSAGE)],
     version: Annotated[str, Query(pattern=VERSION_PATTERN)] = "v1",
-    conversation_id: Annotated[int | None, Query(ge=1)] = None,
+    conversation_id: RowId | None = None,
     knowledge: bool = False,
-    scope_paths: Annotated[list[str] | None, Query(max_length=20)] = None,
+    scope_paths: Annotated[list[ScopePath] | None, Query(max_length=MAX_SCOPE_PATHS)] = None,
     personal: bool = False,
 ) -> StreamingResponse:
     body = ChatRequest(
@@ -162,7 +165,7 @@ def list_conversations(user: CurrentUser, session: DB) -> dict[str, object]:
 @router.get(
     "/conversations/{cid}", response_model=ConversationDetail, response_model_exclude_none=True
 )
-def get_conversation(cid: int, user: CurrentUser, session: DB) -> dict[str, object]:
+def get_conversation(cid: RowId, user: CurrentUser, session: DB) -> dict[str, object]:
     conversation = conversations.visible(session, user, cid)
     summary = _summary(session, conversation)
     summary.pop("updated_at")
@@ -177,7 +180,7 @@ def get_conversation(cid: int, user: CurrentUser, session: DB) -> dict[str, obje
 
 @router.patch("/conversations/{cid}", response_model=RenameOut)
 def rename_conversation(
-    cid: int, body: RenameRequest, user: CurrentUser, session: DB
+    cid: RowId, body: RenameRequest, user: CurrentUser, session: DB
 ) -> dict[str, object]:
     conversation = conversations.rename(session, user, cid, body.title)
     return {"ok": True, "id": conversation.id, "title": conversation.title}
@@ -185,20 +188,20 @@ def rename_conversation(
 
 @router.post("/conversations/{cid}/pin", response_model=PinOut)
 def pin_conversation(
-    cid: int, user: CurrentUser, session: DB, body: PinRequest | None = None
+    cid: RowId, user: CurrentUser, session: DB, body: PinRequest | None = None
 ) -> dict[str, object]:
     conversation = conversations.pin(session, user, cid, (body or PinRequest()).pinned)
     return {"ok": True, "id": conversation.id, "pinned": conversation.pinned}
 
 
 @router.delete("/conversations/{cid}", response_model=OkOut)
-def delete_conversation(cid: int, user: CurrentUser, session: DB) -> dict[str, object]:
+def delete_conversation(cid: RowId, user: CurrentUser, session: DB) -> dict[str, object]:
     return {"ok": True, "id": conversations.delete(session, user, cid)}
 
 
 @router.post("/conversations/{cid}/share", response_model=ShareOut)
 def share_conversation(
-    cid: int, body: ShareRequest, user: CurrentUser, session: DB
+    cid: RowId, body: ShareRequest, user: CurrentUser, session: DB
 ) -> dict[str, object]:
     wrapper = conversations.share(session, user, cid, body.username)
     return {"ok": True, "id": cid, "shared_with": body.username, "share_id": wrapper.id}
@@ -206,7 +209,7 @@ def share_conversation(
 
 @router.delete("/conversations/{cid}/share/{username}", response_model=OkOut)
 def unshare_conversation(
-    cid: int, username: str, user: CurrentUser, session: DB
+    cid: RowId, username: str, user: CurrentUser, session: DB
 ) -> dict[str, object]:
     conversations.unshare(session, user, cid, username)
     return {"ok": True, "id": cid}

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, StringConstraints, field_validator
+
+from vigia.fields import JsonRowId
+from vigia.worlds.catalog import MAX_SCOPE_PATH_LENGTH, MAX_SCOPE_PATHS
 
 VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 MAX_MESSAGE = 8000
-MAX_SCOPE_PATHS = 20
+ScopePath = Annotated[str, StringConstraints(max_length=MAX_SCOPE_PATH_LENGTH)]
 
 
 def _not_blank(value: str) -> str:
@@ -28,9 +31,9 @@ class ChatRequest(BaseModel):
 
     message: str = Field(min_length=1, max_length=MAX_MESSAGE)
     version: str = Field(default="v1", pattern=VERSION_PATTERN)
-    conversation_id: int | None = Field(default=None, ge=1)
+    conversation_id: JsonRowId | None = None
     knowledge: bool = False
-    scope_paths: list[str] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
+    scope_paths: list[ScopePath] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
     personal: bool = False
 
     _message = field_validator("message")(_not_blank)
@@ -38,7 +41,7 @@ class ChatRequest(BaseModel):
 
 class LensRequestBase(BaseModel):
     version: str = Field(default="v1", pattern=VERSION_PATTERN)
-    scope_paths: list[str] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
+    scope_paths: list[ScopePath] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
 
 
 class QARequest(LensRequestBase):
