@@ -8,9 +8,9 @@ from vigia import __version__, http_errors
 from vigia.admin.endpoints import router as admin_router
 from vigia.body_limit import BodyLimitMiddleware
 from vigia.decide.endpoints import router as decide_router
-from vigia.json_text import JsonTextMiddleware
 from vigia.knowledge.endpoints import router as knowledge_router
 from vigia.openai_api.endpoints import router as openai_router
+from vigia.request_text import RequestTextMiddleware
 from vigia.review.endpoints import router as review_router
 from vigia.worlds.endpoints import router as worlds_router
 
@@ -19,7 +19,7 @@ def create_app() -> FastAPI:
     """The whole Vigia HTTP service."""
     app = FastAPI(title="Vigia", version=__version__)
     http_errors.install(app)
-    app.add_middleware(JsonTextMiddleware)
+    app.add_middleware(RequestTextMiddleware)
     app.add_middleware(BodyLimitMiddleware)  # outermost: bounds what the others read
     app.include_router(openai_router)
     app.include_router(decide_router)

@@ -4,7 +4,7 @@
 - Decisions (``/v1/decide``, ``/v1/systemone``): FastAPI's 422 list; others ``detail`` + ``error``.
 - Everything else: ``{"detail": …}`` with FastAPI's 422 list.
 
-Middleware that answers before the routes (body limit, JSON text) renders with the same
+Middleware that answers before the routes (body limit, request text) renders with the same
 functions, so a refusal looks the same wherever it is decided.
 """
 
@@ -45,7 +45,7 @@ def surface_of(path: str) -> str:
 
 def _location(loc: tuple[Any, ...] | list[Any]) -> str:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return ".".join(parts) or "body"
+    return ".".join(parts) or (str(loc[0]) if loc else "body")
 
 
 def validation_summary(errors: list[Any]) -> str:
@@ -99,8 +99,69 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+ERROR_SCHEMAS: dict[str, dict[str, Any]] = {
+    "ErrorDetail": {
+        "title": "ErrorDetail",
+        "type": "object",
+        "required": ["detail"],
+        "properties": {"detail": {"type": "string", "title": "Detail"}},
+    },
+    "DecideError": {
+        "title": "DecideError",
+        "type": "object",
+        "required": ["detail", "error"],
+        "properties": {
+            "detail": {"type": "string", "title": "Detail"},
+            "error": {"type": "string", "title": "Error"},
+        },
+    },
+}
+# What each surface answers with 422 (validation or a domain's ``Invalid``) and other 4xx.
+SURFACE_ERRORS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "openai": (_ref("ErrorDetail"), _ref("ErrorDetail")),
+    "decide": (
+        {"anyOf": [_ref("HTTPValidationError"), _ref("DecideError")]},
+        _ref("DecideError"),
+    ),
+    "default": (
+        {"anyOf": [_ref("HTTPValidationError"), _ref("ErrorDetail")]},
+        _ref("ErrorDetail"),
+    ),
+}
+
+
+def _response(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def document_errors(openapi: dict[str, Any]) -> None:
+    """Writes each surface's error shapes into an OpenAPI document, in place: its 422 (FastAPI
+    documents its own list shape only) and every other 4xx."""
+    schemas = openapi.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(ERROR_SCHEMAS)
+    for path, operations in openapi.get("paths", {}).items():
+        invalid, other = SURFACE_ERRORS[surface_of(path)]
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            if "422" in responses:
+                responses["422"] = _response("Validation Error", invalid)
+            responses.setdefault("4XX", _response("Client Error", other))
+
+
 def install(app: FastAPI) -> None:
-    """Registers the handlers on ``app``."""
+    """Registers the handlers on ``app`` and documents the error shapes in its OpenAPI."""
     app.add_exception_handler(VigiaError, _vigia_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document_errors(generate())
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]

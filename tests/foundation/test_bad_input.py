@@ -1,5 +1,6 @@
 """Inputs that used to answer 500 answer 4xx in the OpenAI surface's shape and store nothing:
-lone surrogates in JSON, chunked bodies past the limit, booleans where numbers belong."""
+lone surrogates and NUL in JSON or the URL, chunked bodies past the limit, booleans where
+numbers belong."""
 
 from __future__ import annotations
 
@@ -51,6 +52,30 @@ def test_lone_surrogate_in_an_ignored_field_is_422_too(client: TestClient, tenan
     status, body = _post_raw(client, "/v1/chat/completions", raw, tenant.production_key)
     assert status == 422
     assert body == {"detail": f"user.\\udc00: {SURROGATE_DETAIL}"}
+
+
+def test_nul_in_chat_content_is_422(client: TestClient, tenant: Tenant) -> None:
+    before = row_counts()
+    status, body = _post_raw(
+        client, "/v1/chat/completions", _chat_json('"hola \\u0000"'), tenant.production_key
+    )
+    assert status == 422
+    assert body == {
+        "detail": "messages.0.content: String should not contain a NUL character (\\u0000)"
+    }
+    assert row_counts() == before
+
+
+def test_nul_in_the_path_or_query_is_422(client: TestClient, tenant: Tenant) -> None:
+    nul = "String should not contain a NUL character (\\u0000)"
+    response = client.get("/admin/workspaces/ac%00me/keys", headers=ADMIN)
+    assert response.status_code == 422
+    assert response.json() == {"detail": [{"loc": ["path"], "msg": nul, "type": "string_nul"}]}
+    response = client.get(
+        "/v1/models?x=%00", headers={"Authorization": f"Bearer {tenant.production_key}"}
+    )
+    assert response.status_code == 422
+    assert response.json() == {"detail": f"x: {nul}"}
 
 
 def test_a_surrogate_pair_is_a_character_and_is_answered(
@@ -175,3 +200,17 @@ def test_review_attempt_true_is_not_attempt_1(client: TestClient, tenant: Tenant
     (error,) = response.json()["detail"]
     assert error["loc"] == ["body", "attempt"] and error["type"] == "int_type"
     assert row_counts() == before
+
+
+def test_openapi_documents_each_surface_error_shapes(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+
+    def schema(path: str, method: str, status: str) -> dict:
+        return paths[path][method]["responses"][status]["content"]["application/json"]["schema"]
+
+    error_detail = {"$ref": "#/components/schemas/ErrorDetail"}
+    assert schema("/v1/chat/completions", "post", "422") == error_detail
+    assert schema("/v1/models", "get", "4XX") == error_detail
+    assert schema("/v1/decide", "post", "4XX") == {"$ref": "#/components/schemas/DecideError"}
+    validation_list = {"$ref": "#/components/schemas/HTTPValidationError"}
+    assert schema("/chat", "post", "422") == {"anyOf": [validation_list, error_detail]}

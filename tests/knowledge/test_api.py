@@ -181,6 +181,31 @@ def test_bad_files_are_refused_and_change_nothing(
     assert stored_counts() == before
 
 
+def test_control_characters_in_name_or_url_are_422(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    before = stored_counts()
+    # Written by hand: clients escape a NUL in a multipart file name, a raw one gets through.
+    raw = (
+        b'--b\r\nContent-Disposition: form-data; name="file"; filename="a\x00b.md"\r\n'
+        b"Content-Type: text/markdown\r\n\r\n# Hola\r\n--b--\r\n"
+    )
+    response = client.post(
+        f"{kb_url}/documents",
+        content=raw,
+        headers={**admin_headers, "Content-Type": "multipart/form-data; boundary=b"},
+    )
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": "document names must not contain control characters (newline, tab…)"
+    }
+    status, body = _upload(
+        client, admin_headers, kb_url, "notas.md", NOTES_MD.encode(), url="https://x.example/\x00"
+    )
+    assert status == 422 and body["detail"].startswith("url must be an http(s) address")
+    assert stored_counts() == before
+
+
 def test_pdf_encrypted_with_an_empty_password_is_indexed(
     client: TestClient, admin_headers: dict[str, str], kb_url: str
 ) -> None:

@@ -1,6 +1,6 @@
-"""Inputs of the worlds surface that used to answer 500: lone surrogates in scope paths,
-ids past a SQL BIGINT, personal file names no folder can hold. Each is a 4xx in FastAPI's
-shape (``detail`` list) or ``{"detail": "…"}``, and stores nothing."""
+"""Inputs of the worlds surface that used to answer 500: lone surrogates in scope paths, ids
+past the id column's SQL INTEGER, personal file names no folder can hold. Each is a 4xx in
+FastAPI's shape (``detail`` list) or ``{"detail": "…"}``, and stores nothing."""
 
 from __future__ import annotations
 
@@ -8,14 +8,18 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import BigInteger
 
 from tests.stored import row_counts
 from vigia.config import get_settings
+from vigia.fields import ROW_ID_MAX, SQL_BIGINT_MAX, SQL_INTEGER_MAX
 from vigia.worlds.indexer import IndexReport
+from vigia.worlds.models import WorldConversation
 
 W = "payroll-2024"
 TOO_BIG = 2**63
-BIGINT_MSG = "Input should be less than or equal to 9223372036854775807"
+LARGEST = 2**31 - 1  # conversation ids are SQL INTEGER: 32-bit on PostgreSQL
+ID_BOUND_MSG = "Input should be less than or equal to 2147483647"
 SURROGATE_MSG = "String should not contain a lone surrogate (a \\ud800-\\udfff escape)"
 
 
@@ -52,7 +56,36 @@ def test_lone_surrogate_in_scope_paths_is_422(
     assert row_counts() == before
 
 
-def test_conversation_id_past_bigint_is_422_on_chat(
+def test_scope_path_part_longer_than_a_file_name_is_422(
+    alice: TestClient, payroll: IndexReport
+) -> None:
+    before = row_counts()
+    long_part = {"message": "hola", "version": W, "scope_paths": ["0" * 300]}
+    expected = {"detail": "each part of a path is limited to 255 bytes"}
+    response = alice.post("/chat", json=long_part)
+    assert (response.status_code, response.json()) == (422, expected)
+    stream = alice.get("/chat/stream", params=long_part)
+    assert (stream.status_code, stream.json()) == (422, expected)
+    assert row_counts() == before
+
+
+def test_nul_in_chat_message_is_422(alice: TestClient, payroll: IndexReport) -> None:
+    before = row_counts()
+    nul = "String should not contain a NUL character (\\u0000)"
+    response = alice.post("/chat", json={"message": "hola \x00", "version": W})
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": [{"loc": ["body", "message"], "msg": nul, "type": "string_nul"}]
+    }
+    stream = alice.get("/chat/stream", params={"message": "hola \x00", "version": W})
+    assert stream.status_code == 422
+    assert stream.json() == {
+        "detail": [{"loc": ["query", "message"], "msg": nul, "type": "string_nul"}]
+    }
+    assert row_counts() == before
+
+
+def test_conversation_id_past_the_id_column_is_422_on_chat(
     alice: TestClient, payroll: IndexReport
 ) -> None:
     before = row_counts()
@@ -61,13 +94,13 @@ def test_conversation_id_past_bigint_is_422_on_chat(
     )
     assert response.status_code == 422
     (error,) = response.json()["detail"]
-    assert error["loc"] == ["body", "conversation_id"] and error["msg"] == BIGINT_MSG
+    assert error["loc"] == ["body", "conversation_id"] and error["msg"] == ID_BOUND_MSG
     stream = alice.get(
         "/chat/stream", params={"message": "hola", "version": W, "conversation_id": TOO_BIG}
     )
     assert stream.status_code == 422
     (error,) = stream.json()["detail"]
-    assert error["loc"] == ["query", "conversation_id"] and error["msg"] == BIGINT_MSG
+    assert error["loc"] == ["query", "conversation_id"] and error["msg"] == ID_BOUND_MSG
     assert row_counts() == before
 
 
@@ -90,16 +123,25 @@ def test_conversation_id_true_is_not_conversation_1(
         ("DELETE", "/conversations/{cid}/share/bob", None),
     ],
 )
-def test_conversation_routes_refuse_ids_past_bigint(
+def test_conversation_routes_refuse_ids_past_the_id_column(
     alice: TestClient, method: str, route: str, body: dict[str, object] | None
 ) -> None:
     response = alice.request(method, route.format(cid=TOO_BIG), json=body)
     assert response.status_code == 422
     (error,) = response.json()["detail"]
-    assert error["loc"] == ["path", "cid"] and error["msg"] == BIGINT_MSG
-    largest = alice.request(method, route.format(cid=2**63 - 1), json=body)
+    assert error["loc"] == ["path", "cid"] and error["msg"] == ID_BOUND_MSG
+    for beyond in (LARGEST + 1, 2**63 - 1):
+        response = alice.request(method, route.format(cid=beyond), json=body)
+        assert response.status_code == 422
+    largest = alice.request(method, route.format(cid=LARGEST), json=body)
     assert largest.status_code == 404
-    assert largest.json() == {"detail": f"conversation {2**63 - 1} not found"}
+    assert largest.json() == {"detail": f"conversation {LARGEST} not found"}
+
+
+def test_the_id_bound_is_the_id_column_range() -> None:
+    column = WorldConversation.__table__.c.id
+    expected = SQL_BIGINT_MAX if isinstance(column.type, BigInteger) else SQL_INTEGER_MAX
+    assert expected == ROW_ID_MAX
 
 
 def test_a_255_character_name_is_stored_and_deleted(alice: TestClient) -> None:
@@ -117,8 +159,8 @@ CONTROL = "file name must not contain control characters (newline, tab…)"
 @pytest.mark.parametrize(
     ("name", "detail"),
     [
-        ("n" * 252 + ".txt", "file name longer than 255 characters"),
-        ("ñ" * 130 + ".txt", "each part of a file name is limited to 255 bytes"),
+        ("carpeta/" * 32 + "x.txt", "file name longer than 255 characters"),
+        ("ñ" * 130 + ".txt", "each part of a path is limited to 255 bytes"),
         ("notas\nviejas.txt", CONTROL),
         ("notas\tviejas.txt", CONTROL),
     ],

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-import unicodedata
 from pathlib import Path
 
 from sqlalchemy import select
@@ -14,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge, UnsupportedMedia
+from vigia.fields import has_control_characters
 from vigia.worlds.catalog import normalise_scope_path
 from vigia.worlds.models import PersonalFile, WorldUser
 
@@ -21,7 +21,6 @@ MAX_FILE_BYTES = 1024 * 1024
 MAX_FILES = 200
 MAX_HITS = 8
 MAX_PATH_CHARS = 255
-MAX_NAME_BYTES = 255  # what a file system allows for one name (NAME_MAX)
 
 
 def user_root(user: WorldUser) -> Path:
@@ -70,11 +69,8 @@ def _checked_name(name: str) -> str:
     rel_path = normalise_scope_path(name)
     if len(rel_path) > MAX_PATH_CHARS:
         raise Invalid(f"file name longer than {MAX_PATH_CHARS} characters")
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in rel_path):
+    if has_control_characters(rel_path):
         raise Invalid("file name must not contain control characters (newline, tab…)")
-    for part in rel_path.split("/"):
-        if len(part.encode("utf-8")) > MAX_NAME_BYTES:
-            raise Invalid(f"each part of a file name is limited to {MAX_NAME_BYTES} bytes")
     return rel_path
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
-from vigia.fields import JsonRowId
+from vigia.fields import JsonRowId, UtcDateTime
 from vigia.worlds.catalog import MAX_SCOPE_PATH_LENGTH, MAX_SCOPE_PATHS
 
 VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -106,8 +105,8 @@ class LensResponse(BaseModel):
 class ConversationSummary(BaseModel):
     id: int
     title: str
-    created_at: datetime
-    updated_at: datetime
+    created_at: UtcDateTime
+    updated_at: UtcDateTime
     pinned: bool
     origin: Literal["own", "received_share"]
     version: str
@@ -123,7 +122,7 @@ class ConversationMeta(BaseModel):
     title: str
     origin: Literal["own", "received_share"]
     pinned: bool
-    created_at: datetime
+    created_at: UtcDateTime
     version: str
     shared_by: str | None = None
 
@@ -131,7 +130,7 @@ class ConversationMeta(BaseModel):
 class MessageOut(BaseModel):
     role: Literal["user", "assistant"]
     content: str
-    created_at: datetime
+    created_at: UtcDateTime
     answer: dict[str, Any] | None = None
 
 
@@ -173,7 +172,7 @@ class ShareOut(OkOut):
 class PersonalFileOut(BaseModel):
     rel_path: str
     size: int
-    created_at: datetime
+    created_at: UtcDateTime
 
 
 class PersonalFileList(BaseModel):
