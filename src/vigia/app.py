@@ -13,6 +13,7 @@ from vigia.knowledge.endpoints import router as knowledge_router
 from vigia.observability.asgi import ObservabilityMiddleware
 from vigia.openai_api.endpoints import router as openai_router
 from vigia.operations.endpoints import router as operations_router
+from vigia.request_text import RequestTextMiddleware
 from vigia.review.endpoints import router as review_router
 from vigia.security_headers import SecurityHeadersMiddleware
 from vigia.worlds.endpoints import router as worlds_router
@@ -22,8 +23,9 @@ def create_app() -> FastAPI:
     """The whole Vigia HTTP service."""
     app = FastAPI(title="Vigia", version=__version__)
     http_errors.install(app)
-    app.add_middleware(BodyLimitMiddleware)
-    app.add_middleware(SecurityHeadersMiddleware)  # outermost: the 413s get them too
+    app.add_middleware(RequestTextMiddleware)
+    app.add_middleware(BodyLimitMiddleware)  # bounds what the inner ones read
+    app.add_middleware(SecurityHeadersMiddleware)  # the 413s get them too
     app.include_router(openai_router)
     app.include_router(decide_router)
     app.include_router(review_router)

@@ -21,6 +21,7 @@ from vigia.agents.service import Agent, update_draft
 from vigia.db.base import utcnow
 from vigia.embeddings import Vectors
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge
+from vigia.fields import has_control_characters
 from vigia.knowledge.chunking import Chunk, chunk_blocks
 from vigia.knowledge.embedding import BATCH, DEFAULT_EMBEDDER, EMBEDDERS, embedder_for
 from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
@@ -169,6 +170,8 @@ def document_name(name: str) -> str:
         raise Invalid("the document needs a file name")
     if len(base) > MAX_NAME_CHARS:
         raise Invalid(f"document names may have at most {MAX_NAME_CHARS} characters")
+    if has_control_characters(base):
+        raise Invalid("document names must not contain control characters (newline, tab…)")
     return base
 
 
@@ -176,7 +179,11 @@ def _checked_url(url: str | None) -> str | None:
     if url is None or not url.strip():
         return None
     url = url.strip()
-    if len(url) > MAX_URL_CHARS or not url.lower().startswith(("http://", "https://")):
+    if (
+        len(url) > MAX_URL_CHARS
+        or not url.lower().startswith(("http://", "https://"))
+        or has_control_characters(url)
+    ):
         raise Invalid(f"url must be an http(s) address of at most {MAX_URL_CHARS} characters")
     return url
 
