@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from vigia.agents.tools import HttpTools
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.llm.settings import ModelSettings
 
@@ -58,6 +59,11 @@ class AgentConfig(BaseModel):
     knowledge_bases: list[str] = Field(default_factory=list, max_length=20)
     top_k: int = Field(default=5, ge=1, le=20)
     language: Literal["es", "pt", "en"] = "es"
+    tools: HttpTools = Field(default_factory=list)
+    """HTTP tools the engine calls for the model (docs/tools.md)."""
+    tool_steps: int = Field(
+        default=4, ge=1, le=20, description="Most rounds of tool calls one turn may run."
+    )
 
 
 class AgentPatch(BaseModel):
@@ -72,6 +78,8 @@ class AgentPatch(BaseModel):
     knowledge_bases: list[str] | None = Field(default=None, max_length=20)
     top_k: int | None = Field(default=None, ge=1, le=20)
     language: Literal["es", "pt", "en"] | None = None
+    tools: HttpTools | None = None
+    tool_steps: int | None = Field(default=None, ge=1, le=20)
 
 
 class AgentCreate(AgentPatch):

@@ -70,5 +70,6 @@ class Trace:
             self.add(record)
 
     def add(self, record: StageRecord) -> None:
-        if record not in self.stages:
+        """Appends ``record`` unless this very record is already there."""
+        if not any(r is record for r in self.stages):
             self.stages.append(record)
