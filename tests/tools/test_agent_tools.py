@@ -3,6 +3,7 @@ result back to the model, within the workspace's tool hosts and the agent's step
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -65,8 +66,13 @@ def tool_server() -> Iterator[ToolServer]:
         seen.append({"path": request.url.path})
         return PlainTextResponse("x" * 5000)
 
+    async def slow(request: Request) -> Response:
+        await asyncio.sleep(1.0)
+        return PlainTextResponse("late")
+
     app = Starlette(
         routes=[
+            Route("/slow", slow),
             Route("/weather/{city}", weather),
             Route("/poisoned", poisoned),
             Route("/orders", orders, methods=["POST"]),
@@ -306,3 +312,41 @@ def test_a_tool_answer_over_the_size_limit_is_not_given_to_the_model(
     ]
     call = next(s for s in run_of(body["sherlock"]["run_id"]).stages if s.name == "tool_call")
     assert call.outcome == "too_large"
+
+
+@pytest.mark.parametrize(
+    ("tool_change", "outcome", "reason", "told"),
+    [
+        (
+            {"url": "/slow", "timeout_s": 0.3},
+            "timeout",
+            "no answer within 0.3 s",
+            "Error: the tool did not answer in time.",
+        ),
+        (
+            {"url": "/weather/{city}", "headers": [{"name": "X-Key", "env": "UNSET_TOOL_KEY"}]},
+            "failed",
+            "header X-Key needs the variable UNSET_TOOL_KEY",
+            "Error: the tool is not configured correctly.",
+        ),
+    ],
+)
+def test_failed_calls_are_told_to_the_model_and_traced(
+    client: TestClient,
+    tool_server: ToolServer,
+    monkeypatch: pytest.MonkeyPatch,
+    tool_change: dict[str, Any],
+    outcome: str,
+    reason: str,
+    told: str,
+) -> None:
+    monkeypatch.delenv("UNSET_TOOL_KEY", raising=False)
+    extra = {k: v for k, v in tool_change.items() if k != "url"}
+    tenant = agent_on_fake(tools=[weather_tool(tool_server.url + tool_change["url"], **extra)])
+    allow(client, tenant, ["127.0.0.1"])
+    with override_model(FunctionModel(answering_with_the_result), name=MODEL) as model:
+        _, body = chat(client, tenant.production_key, "asistente", "¿Qué tiempo hace?")
+    assert isinstance(model, FunctionModel)
+    assert tool_results(model.requests[1]) == [told]
+    call = next(s for s in run_of(body["sherlock"]["run_id"]).stages if s.name == "tool_call")
+    assert call.outcome == outcome and call.detail["reason"] == reason

@@ -92,6 +92,10 @@ class ToolOutcome:
         return detail
 
 
+class NotConfigured(Exception):
+    """The tool cannot be called as configured (a header's variable is not set)."""
+
+
 def _fill(tool: HttpTool, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The URL with its placeholders filled, and the arguments left for query or body."""
     used = set(tool.placeholders())
@@ -120,7 +124,7 @@ def _headers(tool: HttpTool) -> dict[str, str]:
     for header in tool.headers:
         value = header.value if header.env is None else os.environ.get(header.env)
         if value is None:
-            raise LookupError(f"header {header.name} needs the environment variable {header.env}")
+            raise NotConfigured(f"header {header.name} needs the variable {header.env}")
         headers[header.name] = header.prefix + value
     return headers
 
@@ -140,6 +144,31 @@ def _arguments(call: ToolCall, tool: HttpTool) -> dict[str, Any]:
     return arguments
 
 
+CALL_ERRORS = (
+    NotConfigured,
+    EgressRefused,
+    httpx.InvalidURL,
+    ResponseTooLarge,
+    httpx.HTTPError,
+)
+
+
+def _failure(error: Exception, tool: HttpTool) -> tuple[str, str, str]:
+    """A failed call's outcome, its reason for the trace, and what the model is told."""
+    if isinstance(error, EgressRefused | httpx.InvalidURL):
+        return "refused", str(error), "Error: this tool's host may not be called."
+    if isinstance(error, ResponseTooLarge):
+        told = f"Error: the tool's answer is longer than {tool.max_response_bytes} bytes."
+        return "too_large", str(error), told
+    if isinstance(error, httpx.TimeoutException):
+        told = "Error: the tool did not answer in time."
+        return "timeout", f"no answer within {tool.timeout_s} s", told
+    if isinstance(error, NotConfigured):
+        return "failed", str(error), "Error: the tool is not configured correctly."
+    reason = f"{type(error).__name__}: {error}"[:300]
+    return "failed", reason, "Error: the tool could not be reached."
+
+
 def call_tool(
     call: ToolCall, tool: HttpTool | None, policy: HostPolicy, guardrails: GuardrailsConfig
 ) -> ToolOutcome:
@@ -156,10 +185,10 @@ def call_tool(
             call, "invalid_arguments", f"Error: invalid arguments: {reason}", reason=reason
         )
     body = rest if tool.method in BODY_METHODS else None
-    if body is None:
-        url = _query(url, rest)
     outcome = ToolOutcome(call, "failed", "", arguments=arguments, url=url)
     try:
+        if body is None:
+            url = outcome.url = _query(url, rest)
         headers = _headers(tool)
         fetched = fetch(
             tool.method,
@@ -170,27 +199,8 @@ def call_tool(
             timeout_s=tool.timeout_s,
             max_bytes=tool.max_response_bytes,
         )
-    except LookupError as error:
-        outcome.reason = str(error)
-        outcome.content = "Error: the tool is not configured correctly."
-        return outcome
-    except EgressRefused as error:
-        outcome.outcome, outcome.reason = "refused", str(error)
-        outcome.content = "Error: this tool's host may not be called."
-        return outcome
-    except ResponseTooLarge as error:
-        outcome.outcome, outcome.reason = "too_large", str(error)
-        outcome.content = (
-            f"Error: the tool's answer is longer than {tool.max_response_bytes} bytes."
-        )
-        return outcome
-    except httpx.TimeoutException:
-        outcome.outcome, outcome.reason = "timeout", f"no answer within {tool.timeout_s} s"
-        outcome.content = "Error: the tool did not answer in time."
-        return outcome
-    except httpx.HTTPError as error:
-        outcome.reason = f"{type(error).__name__}: {error}"[:300]
-        outcome.content = "Error: the tool could not be reached."
+    except CALL_ERRORS as error:
+        outcome.outcome, outcome.reason, outcome.content = _failure(error, tool)
         return outcome
     outcome.status, outcome.bytes = fetched.status, len(fetched.body)
     text = fetched.body.decode("utf-8", errors="replace")

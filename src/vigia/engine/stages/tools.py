@@ -91,7 +91,8 @@ class ToolLoop:
             if done.usable:
                 sources.append(done.content)
             messages.append(ChatMessage("tool", done.content, tool_call_id=call.id))
-        self.turn.continuation += messages
+        # A new list: requests already sent keep the continuation they were sent with.
+        self.turn.continuation = [*self.turn.continuation, *messages]
         self.turn.produced += messages
         if sources:
             self.on_sources(sources)
