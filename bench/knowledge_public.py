@@ -60,8 +60,12 @@ def main() -> None:
     parser.add_argument("--top-k", type=int, default=5)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--embedder", choices=["use", "e5"], default="use")
+    parser.add_argument(
+        "--data-dir", help="keep the ingested knowledge here and reuse it on the next run"
+    )
     args = parser.parse_args()
-    os.environ["VIGIA_DATA_DIR"] = tempfile.mkdtemp(prefix="vigia-knowledge-public-")
+    reuse = bool(args.data_dir) and Path(args.data_dir, "vigia.db").exists()
+    os.environ["VIGIA_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="vigia-kp-")
 
     from vigia.agents.schemas import Replies
     from vigia.db.migrate import upgrade
@@ -72,7 +76,7 @@ def main() -> None:
     from vigia.language import fold
     from vigia.llm.embedded import compose
     from vigia.llm.protocol import ModelRequest
-    from vigia.workspaces.service import create_workspace
+    from vigia.workspaces.service import create_workspace, find_workspace
 
     upgrade()
     names = list(SETS) if args.set == "both" else [args.set]
@@ -80,8 +84,12 @@ def main() -> None:
     kbs = {}
     data = {name: load(name) for name in SETS}
     with session_scope() as session:
-        workspace = create_workspace(session, "eval")
-        for name in SETS:
+        if reuse:
+            workspace = find_workspace(session, "eval")
+            kbs = {kb.name: kb for kb in service.list_knowledge_bases(session, workspace)}
+    with session_scope() as session:
+        workspace = create_workspace(session, "eval") if not reuse else None
+        for name in [] if reuse else SETS:
             articles, _ = data[name]
             kb = service.create_knowledge_base(session, workspace, name, embedder=args.embedder)
             started = time.perf_counter()

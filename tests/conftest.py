@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import subprocess
+import tempfile
 import threading
 import time
 import uuid
@@ -12,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -25,8 +28,9 @@ from vigia.config import get_settings
 from vigia.db import session as db_session
 from vigia.db.migrate import upgrade
 from vigia.llm.mock_upstream import create_mock
-from vigia.workspaces import auth, ratelimit
+from vigia.workspaces import auth, ratelimit, revocation
 from vigia.workspaces.service import create_key, create_workspace
+from vigia.worlds import throttle
 
 ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
 _LOOPBACK = ("127.", "::1", "localhost")
@@ -89,6 +93,8 @@ def _reset_caches() -> None:
     db_session.engine_for.cache_clear()
     ratelimit.get_rate_limiter.cache_clear()
     auth.get_key_cache.cache_clear()
+    revocation.get_revocations.cache_clear()
+    throttle.get_failure_store.cache_clear()
 
 
 @pytest.fixture(autouse=True)
@@ -184,13 +190,42 @@ def tenant() -> Tenant:
     return make_tenant()
 
 
-@contextmanager
-def serve_in_thread(asgi_app: object) -> Iterator[str]:
-    """Serves ``asgi_app`` with uvicorn on a free loopback port; yields its base URL."""
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(asgi_app, host="127.0.0.1", port=port, log_level="warning")  # type: ignore[arg-type]
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """A real redis-server on a free loopback port (scripts/test installs it)."""
+    binary = shutil.which("redis-server")
+    assert binary, "redis-server is required (scripts/test installs it)"
+    port = free_port()
+    folder = tempfile.mkdtemp()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
+        stdout=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(timeout=10)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def serve_in_thread(asgi_app: object, **options: Any) -> Iterator[str]:
+    """Serves ``asgi_app`` with uvicorn (``options`` for its Config) on a free loopback port;
+    yields its base URL."""
+    port = free_port()
+    options = {"log_level": "warning", **options}
+    config = uvicorn.Config(asgi_app, host="127.0.0.1", port=port, **options)  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

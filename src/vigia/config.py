@@ -9,6 +9,8 @@ from pathlib import Path
 from pydantic import BaseModel, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from vigia.private_files import private_dir, write_private
+
 
 class Price(BaseModel):
     """USD per million tokens for one model."""
@@ -45,6 +47,12 @@ class Settings(BaseSettings):
     embedding_threads: int = Field(default=1, ge=1, le=16)
     session_ttl_hours: int = Field(default=12, ge=1)
     cookie_secure: bool = False
+    metrics_public: bool = False
+    """``GET /metrics`` without the admin token (for a scraper on a private network)."""
+    retention_days: int | None = Field(default=None, ge=31, le=36_500)
+    """Conversations, runs and reviews idle longer than this are purged (budgets need 31)."""
+    shutdown_grace_s: int = Field(default=30, ge=1, le=3600)
+    """How long a stopping server lets requests and streams in flight finish."""
 
     @model_validator(mode="after")
     def _refuse_weak_admin_token(self) -> Settings:
@@ -73,10 +81,9 @@ class Settings(BaseSettings):
         path = self.data_dir / "admin_token"
         if path.exists():
             return path.read_text().strip()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         token = "adm-" + secrets.token_urlsafe(32)
-        path.touch(mode=0o600)
-        path.write_text(token)
+        write_private(path, token.encode())
         return token
 
 

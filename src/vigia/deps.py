@@ -23,4 +23,7 @@ def require_admin(request: Request) -> None:
 
 
 Admin = Annotated[None, Depends(require_admin)]
-Db = Annotated[Session, Depends(get_db)]
+# ``scope="function"``: the session commits when the handler returns, before the response
+# is sent (the default commits after it, so a client could use a key it was just given and
+# be refused).
+Db = Annotated[Session, Depends(get_db, scope="function")]

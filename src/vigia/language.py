@@ -10,8 +10,14 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Combining marks left by NFKD: accents, tildes, cedillas (Latin, Greek and Cyrillic blocks).
 _MARKS = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 # A sentence ends at . ! ? … followed by space and an upper-case letter, digit, ¿ ¡ or quote,
-# or at a blank line. Abbreviations such as "art." or "Sr." are rare enough in answers.
-SENTENCE_END = re.compile(r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])|\n\s*\n")
+# or at a blank line. Text written all in lower case (transcripts, scraped regulations) also
+# ends one where a word of four letters or more closes with the stop and a lower-case word
+# follows: abbreviations ("art.", "Sr.", "etc.", "pág.") are shorter and stay whole.
+SENTENCE_END = re.compile(
+    r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])"
+    r"|(?<=[^\W\d_]{4}[.!?…])\s+(?=[a-záéíóúâêôãõçñ])"
+    r"|\n\s*\n"
+)
 _LINE_BREAKS = re.compile(r"\n+")
 
 

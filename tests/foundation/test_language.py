@@ -47,3 +47,14 @@ def test_sentences_keep_citations_and_line_sentences_split_lines() -> None:
 def test_break_point_cuts_after_the_last_space_else_at_the_limit() -> None:
     assert break_point("uno dos tres", 9) == 8  # "uno dos " | "tres"
     assert break_point("abcdefghij", 4) == 4
+
+
+def test_text_written_in_lower_case_is_split_at_its_stops_but_not_at_abbreviations() -> None:
+    text = "caberá ao coordenador verificar os requisitos. a banca deverá definir os critérios."
+    assert sentences(text) == [
+        "caberá ao coordenador verificar os requisitos.",
+        "a banca deverá definir os critérios.",
+    ]
+    assert sentences("Lo dijo el Sr. pérez, etc. y nada más.") == [
+        "Lo dijo el Sr. pérez, etc. y nada más."
+    ]

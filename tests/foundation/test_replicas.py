@@ -1,27 +1,19 @@
-"""Two `vigia serve` replicas sharing one Redis: the key's rate limit holds exactly."""
+"""Two `vigia serve` replicas sharing one Redis: exact rate limits, immediate revocation."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import httpx
-import pytest
 
-from tests.conftest import make_tenant
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.conftest import free_port, make_tenant
+from tests.foundation.helpers import ADMIN
 
 
 def _wait(url: str) -> None:
@@ -34,33 +26,11 @@ def _wait(url: str) -> None:
     raise RuntimeError(f"{url} did not start")
 
 
-@pytest.fixture
-def redis_url() -> Iterator[str]:
-    """A real redis-server on a free loopback port (scripts/test installs it)."""
-    binary = shutil.which("redis-server")
-    assert binary, "redis-server is required (scripts/test installs it)"
-    port = _free_port()
-    folder = tempfile.mkdtemp()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
-        stdout=subprocess.DEVNULL,
-    )
-    for _ in range(100):
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.terminate()
-    proc.wait(timeout=10)
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def test_rate_limit_is_exact_across_two_replicas(redis_url: str) -> None:
-    limit, extra = 10, 8
-    tenant = make_tenant(rpm=limit)
-    env = {**os.environ, "VIGIA_REDIS_URL": redis_url}
-    ports = [_free_port(), _free_port()]
+@contextmanager
+def two_replicas(redis_url: str, **env: str) -> Iterator[list[str]]:
+    """Two `vigia serve` processes on one database and one Redis; yields their base URLs."""
+    environment = {**os.environ, "VIGIA_REDIS_URL": redis_url, **env}
+    ports = [free_port(), free_port()]
     servers = [
         subprocess.Popen(
             [
@@ -73,27 +43,60 @@ def test_rate_limit_is_exact_across_two_replicas(redis_url: str) -> None:
                 "--log-level",
                 "warning",
             ],
-            env=env,
+            env=environment,
         )
         for p in ports
     ]
     try:
         for p in ports:
             _wait(f"http://127.0.0.1:{p}/healthz")
-        body = {"model": tenant.agent_slug, "messages": [{"role": "user", "content": "hola"}]}
-
-        def call(i: int) -> httpx.Response:
-            url = f"http://127.0.0.1:{ports[i % 2]}/v1/chat/completions"
-            auth = {"Authorization": f"Bearer {tenant.production_key}"}
-            return httpx.post(url, json=body, headers=auth, timeout=60)
-
-        with ThreadPoolExecutor(max_workers=limit + extra) as pool:
-            responses = list(pool.map(call, range(limit + extra)))
+        yield [f"http://127.0.0.1:{p}" for p in ports]
     finally:
         for server in servers:
             server.terminate()
         for server in servers:
             server.wait(timeout=15)
-    assert sorted(r.status_code for r in responses) == [200] * limit + [429] * extra
-    refused = [r.json() for r in responses if r.status_code == 429]
-    assert all(f"rate limit of {limit} requests per minute" in r["detail"] for r in refused)
+
+
+def test_rate_limit_is_exact_across_two_replicas(redis_url: str) -> None:
+    limit, extra = 10, 8
+    tenant = make_tenant(rpm=limit)
+    with two_replicas(redis_url) as urls:
+        body = {"model": tenant.agent_slug, "messages": [{"role": "user", "content": "hola"}]}
+
+        def call(i: int) -> int:
+            url = f"{urls[i % 2]}/v1/chat/completions"
+            auth = {"Authorization": f"Bearer {tenant.production_key}"}
+            return httpx.post(url, json=body, headers=auth, timeout=60).status_code
+
+        with ThreadPoolExecutor(max_workers=limit + extra) as pool:
+            statuses = sorted(pool.map(call, range(limit + extra)))
+    assert statuses == [200] * limit + [429] * extra
+
+
+def test_a_revoked_key_is_refused_at_once_by_both_replicas(redis_url: str) -> None:
+    """Each replica has the key cached (for 60 s); the revocation answers only once both
+    would refuse it."""
+    tenant = make_tenant()
+    keys_path = f"/admin/workspaces/{tenant.workspace_name}/keys"
+    with two_replicas(redis_url, VIGIA_KEY_CACHE_TTL_S="60") as urls:
+        for attempt in range(4):
+            revoker, other = urls[attempt % 2], urls[(attempt + 1) % 2]
+            created = httpx.post(f"{other}{keys_path}", headers=ADMIN, json={}, timeout=30)
+            assert created.status_code == 201
+            auth = {"Authorization": f"Bearer {created.json()['key']}"}
+            for url in urls:  # cache it on both
+                assert httpx.get(f"{url}/v1/models", headers=auth, timeout=30).status_code == 200
+            revoked = httpx.delete(
+                f"{revoker}{keys_path}/{created.json()['id']}", headers=ADMIN, timeout=30
+            )
+            assert revoked.status_code == 200
+            for url in (other, revoker):
+                refused = httpx.get(f"{url}/v1/models", headers=auth, timeout=30)
+                assert refused.status_code == 401, (attempt, url)
+                assert refused.json() == {"detail": "this API key was revoked"}
+        still = {"Authorization": f"Bearer {tenant.production_key}"}
+        assert all(
+            httpx.get(f"{url}/v1/models", headers=still, timeout=30).status_code == 200
+            for url in urls
+        )

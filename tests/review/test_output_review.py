@@ -11,13 +11,15 @@ from sqlalchemy import func, select
 
 from tests.conftest import Tenant, make_tenant
 from vigia.agents.models import Agent
-from vigia.agents.schemas import AgentPatch
-from vigia.agents.service import publish, update_draft
+from vigia.agents.schemas import AgentCreate, AgentPatch
+from vigia.agents.service import create_agent, publish, update_draft
 from vigia.conversations.models import Conversation
 from vigia.conversations.service import messages
 from vigia.db.session import session_scope
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.review.models import OutputReview
+from vigia.workspaces.models import Workspace
+from vigia.workspaces.service import create_key
 
 INSTRUCTIONS = "Somos una tienda de ropa. Atendemos de lunes a viernes de 9 a 18 horas."
 GROUNDED = "Atendemos de lunes a viernes de 9 a 18 horas."
@@ -257,4 +259,39 @@ def test_thread_of_another_workspace_is_not_found_and_nothing_is_stored(
     )
     assert response.status_code == 404 and response.json() == {"detail": "conversation not found"}
     with session_scope() as session:
+        assert session.scalar(select(func.count()).select_from(OutputReview)) == 0
+
+
+@pytest.mark.parametrize("bound", [True, False], ids=["channel key", "workspace key"])
+def test_thread_of_another_agent_is_not_found_and_not_handed_off(
+    client: TestClient, external: Tenant, bound: bool
+) -> None:
+    """A key reviewing agent A cannot store a review in, or hold, agent B's conversation."""
+    with session_scope() as session:
+        workspace = session.get(Workspace, external.workspace_id)
+        assert workspace is not None
+        other = create_agent(
+            session,
+            workspace,
+            AgentCreate(slug="otro-bot", instructions=INSTRUCTIONS, kind="external"),
+        )
+        agent_id = external.agent_id if bound else None
+        key = create_key(session, workspace, agent_id=agent_id, scopes=["guardrails:review"]).secret
+        thread = Conversation(workspace_id=external.workspace_id, agent_id=other.id)
+        session.add(thread)
+        session.flush()
+        thread_id = thread.id
+    headers = {"Authorization": f"Bearer {key}"}
+    for attempt in (1, 2):
+        response = client.post(
+            url(external.agent_id),
+            json=body(GRAVE, attempt=attempt, threadId=thread_id),
+            headers=headers,
+        )
+        assert response.status_code == 404
+        assert response.json() == {"detail": "conversation not found"}
+    with session_scope() as session:
+        conversation = session.get(Conversation, thread_id)
+        assert conversation is not None and not conversation.handoff
+        assert messages(session, thread_id) == []
         assert session.scalar(select(func.count()).select_from(OutputReview)) == 0

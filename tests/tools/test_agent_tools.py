@@ -139,7 +139,7 @@ def test_the_agent_answers_with_the_tool_result_and_the_trace_shows_the_call(
     assert json.loads(tool_results(upstream.requests[1])[0])["temperature_c"] == 23
     run = run_of(body["sherlock"]["run_id"])
     names = [s.name for s in run.stages]
-    assert names[-3:] == ["generation", "tool_call", "output_guardrails"]
+    assert names[-3:] == ["tool_call", "generation", "output_guardrails"]
     assert "tools" in names
     call = run.stages[names.index("tool_call")]
     assert call.outcome == "ok" and call.duration_ms > 0

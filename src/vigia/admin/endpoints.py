@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends
-from sqlalchemy.orm import Session
+from fastapi import APIRouter
 
 from vigia.admin import schemas
 from vigia.agents import service as agents
 from vigia.agents.schemas import AgentCreate, AgentList, AgentOut, AgentPatch, PublishedOut
 from vigia.conversations import service as conversations
 from vigia.conversations.schemas import ConversationOut, HandoffOut, OperatorReplyOut
-from vigia.db.session import get_db
-from vigia.deps import Admin
+from vigia.deps import Admin, Db
 from vigia.engine.runs import run_view
 from vigia.engine.schemas import RunOut
 from vigia.engine.stages import budget
@@ -21,7 +17,6 @@ from vigia.workspaces import service as workspaces
 from vigia.workspaces.schemas import IssuedKeyOut, KeyList, KeyOut, WorkspaceList, WorkspaceOut
 
 router = APIRouter(prefix="/admin", tags=["admin"])
-Db = Annotated[Session, Depends(get_db)]
 
 
 @router.post("/workspaces", status_code=201)

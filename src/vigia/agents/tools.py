@@ -16,6 +16,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
+from vigia.fields import Integer, Number, has_control_characters
+
 TOOL_NAME = r"^[a-zA-Z0-9_-]{1,64}$"
 HEADER_NAME = r"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$"
 ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]{0,127}$"
@@ -57,8 +59,8 @@ class ToolHeader(BaseModel):
     def _one_source(self) -> ToolHeader:
         if (self.value is None) == (self.env is None):
             raise ValueError("a header needs exactly one of 'value' or 'env'")
-        if "\n" in (self.value or "") + self.prefix or "\r" in (self.value or "") + self.prefix:
-            raise ValueError("header values cannot contain line breaks")
+        if has_control_characters((self.value or "") + self.prefix):
+            raise ValueError("header values cannot contain control characters")
         return self
 
 
@@ -76,8 +78,8 @@ class HttpTool(BaseModel):
     method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"] = "GET"
     url: str = Field(min_length=8, max_length=2000)
     headers: list[ToolHeader] = Field(default_factory=list, max_length=20)
-    timeout_s: float = Field(default=10.0, gt=0, le=60)
-    max_response_bytes: int = Field(default=100_000, ge=1, le=1_000_000)
+    timeout_s: Number = Field(default=10.0, gt=0, le=60)
+    max_response_bytes: Integer = Field(default=100_000, ge=1, le=1_000_000)
 
     @field_validator("parameters")
     @classmethod
@@ -87,6 +89,8 @@ class HttpTool(BaseModel):
     @field_validator("url")
     @classmethod
     def _url(cls, value: str) -> str:
+        if has_control_characters(value) or " " in value:
+            raise ValueError("url cannot contain spaces or control characters")
         parts = urlsplit(PLACEHOLDER.sub("x", value))
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("url must be an http(s) URL with a host")

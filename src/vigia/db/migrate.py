@@ -8,6 +8,7 @@ from alembic import command
 from alembic.config import Config
 
 from vigia.config import get_settings
+from vigia.private_files import private_dir
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -24,5 +25,5 @@ def upgrade(url: str | None = None) -> None:
     """Bring the database at ``url`` (default: the configured one) to every head."""
     settings = get_settings()
     if url is None and settings.sqlalchemy_url.startswith("sqlite"):
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(settings.data_dir)
     command.upgrade(alembic_config(url), "heads")

@@ -4,6 +4,7 @@ from vigia.agents import models as agents_models
 from vigia.conversations import models as conversations_models
 from vigia.decide import models as decide_models
 from vigia.engine import models as engine_models
+from vigia.evals import models as evals_models
 from vigia.knowledge import models as knowledge_models
 from vigia.review import models as review_models
 from vigia.search import models as search_models
@@ -15,6 +16,7 @@ __all__ = [
     "conversations_models",
     "decide_models",
     "engine_models",
+    "evals_models",
     "knowledge_models",
     "review_models",
     "search_models",

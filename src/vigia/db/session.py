@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from vigia.config import get_settings
+from vigia.observability.metrics import instrument_pool
+from vigia.private_files import private_dir, private_file, tighten
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -22,9 +25,27 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _private_sqlite_file(url: str) -> None:
+    """Creates the SQLite file 0600 in a 0700 folder before SQLite does (with 0644).
+
+    SQLite gives its ``-wal`` and ``-shm`` files the database file's mode.
+    """
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    private_dir(path.parent)
+    private_file(path)
+    for suffix in ("-wal", "-shm"):
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            tighten(companion)
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
+    """An engine for ``url``; SQLite gets WAL, foreign keys, a busy timeout and mode 0600."""
     if url.startswith("sqlite"):
+        _private_sqlite_file(url)
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 30},
@@ -32,10 +53,12 @@ def make_engine(url: str) -> Engine:
             max_overflow=20,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    else:
+        if url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    instrument_pool(engine)
+    return engine
 
 
 @lru_cache(maxsize=4)
@@ -47,7 +70,7 @@ def engine_for(url: str) -> Engine:
 def get_engine() -> Engine:
     settings = get_settings()
     if settings.sqlalchemy_url.startswith("sqlite"):
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(settings.data_dir)
     return engine_for(settings.sqlalchemy_url)
 
 

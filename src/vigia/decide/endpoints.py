@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
-from sqlalchemy.orm import Session
 
-from vigia.db.session import get_db
 from vigia.decide import service
 from vigia.decide.schemas import (
     DecideRequest,
@@ -15,12 +13,12 @@ from vigia.decide.schemas import (
     SystemOneRequest,
     SystemOneResponse,
 )
+from vigia.deps import Db
 from vigia.workspaces.auth import KeyContext, require_scope
 
 router = APIRouter(tags=["decide"])
 
 DecideKey = Annotated[KeyContext, Depends(require_scope("decide"))]
-Db = Annotated[Session, Depends(get_db)]
 
 
 @router.post("/v1/decide", response_model=DecideResponse, response_model_exclude_none=True)

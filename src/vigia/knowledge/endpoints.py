@@ -10,8 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, File, Form, Request, Response, UploadFile
 from sqlalchemy.orm import Session
 
-from vigia.db.session import get_db
-from vigia.deps import Admin
+from vigia.deps import Admin, Db
 from vigia.errors import TooLarge
 from vigia.knowledge import schemas, service
 from vigia.knowledge.models import KnowledgeBase
@@ -19,7 +18,6 @@ from vigia.knowledge.retrieval import search_knowledge
 from vigia.workspaces.service import find_workspace
 
 router = APIRouter(prefix="/admin/workspaces/{workspace}/knowledge-bases", tags=["knowledge"])
-Db = Annotated[Session, Depends(get_db)]
 MULTIPART_OVERHEAD = 64 * 1024
 
 

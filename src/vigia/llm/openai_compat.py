@@ -30,8 +30,6 @@ from vigia.llm.protocol import (
 )
 from vigia.llm.tokens import count_tokens
 
-MAX_ERROR_BODY = 64 * 1024
-
 
 class UpstreamStatus(Exception):
     def __init__(self, status: int) -> None:

@@ -132,8 +132,12 @@ class Usage:
 ModelEvent = TextChunk | ToolCallDelta | Finish | Usage
 
 
+MAX_CALL_ID = 64
+
+
 class ToolCallBuffer:
-    """Assembles streamed ``ToolCallDelta``s into whole calls, in index order."""
+    """Assembles streamed ``ToolCallDelta``s into whole calls, in index order (an id longer
+    than ``MAX_CALL_ID`` is replaced: conversations store at most that)."""
 
     def __init__(self) -> None:
         self._ids: dict[int, str] = {}
@@ -141,7 +145,7 @@ class ToolCallBuffer:
         self._arguments: dict[int, list[str]] = {}
 
     def add(self, delta: ToolCallDelta) -> None:
-        if delta.id:
+        if delta.id and len(delta.id) <= MAX_CALL_ID:
             self._ids[delta.index] = delta.id
         if delta.name and not self._names.get(delta.index):
             self._names[delta.index] = delta.name

@@ -37,8 +37,8 @@ class FunctionCall(BaseModel):
     arguments: str = Field(default="", max_length=MAX_ARGUMENT_CHARS)
 
 
-class ToolCallOut(BaseModel):
-    """A tool call of an assistant message (sent back to Vigia in later requests)."""
+class ToolCallIn(BaseModel):
+    """A tool call of an assistant message in the history a client sends."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -53,7 +53,7 @@ class ChatMessageIn(BaseModel):
     role: Literal["system", "developer", "user", "assistant", "tool", "function"]
     content: str | list[ContentPart] | None = Field(default=None, max_length=MAX_CONTENT_CHARS)
     name: str | None = Field(default=None, max_length=128)
-    tool_calls: list[ToolCallOut] | None = Field(default=None, max_length=128)
+    tool_calls: list[ToolCallIn] | None = Field(default=None, max_length=128)
     tool_call_id: str | None = Field(default=None, min_length=1, max_length=64)
 
     def text(self) -> str:
@@ -241,12 +241,25 @@ class Sherlock(BaseModel):
 FinishReason = Literal["stop", "length", "tool_calls"]
 
 
+class CalledFunction(BaseModel):
+    name: str
+    arguments: str
+
+
+class AssistantToolCall(BaseModel):
+    """A call of a client tool the model asks for (the client runs it)."""
+
+    id: str
+    type: Literal["function"] = "function"
+    function: CalledFunction
+
+
 class AssistantMessage(BaseModel):
     """The answer; with client tool calls, ``content`` is null when the model said nothing."""
 
     role: Literal["assistant"] = "assistant"
     content: str | None
-    tool_calls: list[ToolCallOut] | None = Field(default=None, exclude_if=_absent_when_none)
+    tool_calls: list[AssistantToolCall] | None = Field(default=None, exclude_if=_absent_when_none)
 
 
 class Choice(BaseModel):

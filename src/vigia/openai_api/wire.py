@@ -11,17 +11,17 @@ from vigia.engine.schemas import TokenUsage
 from vigia.llm.protocol import ToolCall
 from vigia.openai_api.schemas import (
     AssistantMessage,
+    AssistantToolCall,
+    CalledFunction,
     ChatCompletion,
     ChatCompletionChunk,
     Choice,
     ChunkChoice,
     CitationOut,
     Delta,
-    FunctionCall,
     FunctionCallDelta,
     Sherlock,
     ToolCallDelta,
-    ToolCallOut,
 )
 from vigia.sse import sse_line
 
@@ -49,11 +49,11 @@ def sherlock_of(result: TurnResult) -> Sherlock:
     )
 
 
-def tool_calls_out(calls: list[ToolCall]) -> list[ToolCallOut] | None:
+def tool_calls_out(calls: list[ToolCall]) -> list[AssistantToolCall] | None:
     if not calls:
         return None
     return [
-        ToolCallOut(id=c.id, function=FunctionCall(name=c.name, arguments=c.arguments))
+        AssistantToolCall(id=c.id, function=CalledFunction(name=c.name, arguments=c.arguments))
         for c in calls
     ]
 

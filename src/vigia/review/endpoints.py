@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
-from sqlalchemy.orm import Session
 
-from vigia.db.session import get_db
+from vigia.deps import Db
 from vigia.review.schemas import ReviewRequest, ReviewResponse
 from vigia.review.service import review_output
 from vigia.workspaces.auth import KeyContext, require_scope
@@ -15,7 +14,6 @@ from vigia.workspaces.auth import KeyContext, require_scope
 router = APIRouter(tags=["output-review"])
 
 ReviewKey = Annotated[KeyContext, Depends(require_scope("guardrails:review"))]
-Db = Annotated[Session, Depends(get_db)]
 
 
 @router.post("/api/external/v1/agents/{agentId}/output-review", response_model=ReviewResponse)

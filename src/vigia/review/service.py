@@ -46,6 +46,15 @@ def external_agent(session: Session, key: KeyContext, agent_id: str) -> Agent:
     return agent
 
 
+def thread_of(session: Session, agent: Agent, thread_id: str) -> Conversation:
+    """The conversation ``thread_id`` of the reviewed agent; another agent's is a 404 (a key
+    bound to one agent must not reach, nor hand off, another agent's conversations)."""
+    conversation = get_conversation(session, agent.workspace_id, thread_id)
+    if conversation.agent_id != agent.id:
+        raise NotFound("conversation not found")
+    return conversation
+
+
 def stored_review(
     session: Session, agent_id: str, turn_key: str, attempt: int
 ) -> OutputReview | None:
@@ -95,9 +104,7 @@ def review_output(
     existing = stored_review(session, agent.id, request.turnKey, request.attempt)
     if existing is not None:
         return _response(existing)
-    conversation: Conversation | None = None
-    if request.threadId:
-        conversation = get_conversation(session, key.workspace_id, request.threadId)
+    conversation = thread_of(session, agent, request.threadId) if request.threadId else None
     config = resolve(session, agent, key.env).config
     result = evaluate(config, request)
     row = OutputReview(

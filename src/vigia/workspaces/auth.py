@@ -15,9 +15,11 @@ from vigia.cache import LRUCache
 from vigia.config import get_settings
 from vigia.db.session import session_scope
 from vigia.errors import Forbidden, RateLimited, Unauthorized
+from vigia.observability import context as observed
 from vigia.workspaces.keys import hash_key
 from vigia.workspaces.models import ApiKey
 from vigia.workspaces.ratelimit import MemoryRateLimiter, get_rate_limiter, retry_after_header
+from vigia.workspaces.revocation import get_revocations
 
 SCOPES = ("chat", "decide", "guardrails:review")
 MAX_KEY_CHARS = 256
@@ -83,25 +85,27 @@ def load_key(session: Session, raw: str | None) -> KeyContext:
 
 
 class KeyCache:
-    """Recently authenticated keys, for ``ttl_s`` seconds (the gateway's hot path).
+    """Recently authenticated keys (the gateway's hot path), each tagged with the revocation
+    count read before it was looked up.
 
-    A revocation in this process evicts the key at once; other replicas stop accepting it
-    within ``ttl_s`` (``VIGIA_KEY_CACHE_TTL_S``, 0 disables the cache).
+    An entry serves requests for ``ttl_s`` seconds (``VIGIA_KEY_CACHE_TTL_S``, 0 disables
+    the cache) and only while that count has not moved: any revocation, on any replica,
+    sends every key back to the database once.
     """
 
     def __init__(self, ttl_s: float, max_entries: int = 10_000) -> None:
         self.ttl_s = ttl_s
-        self._entries: LRUCache[str, KeyContext] = LRUCache(max_entries, ttl_s=ttl_s)
+        self._entries: LRUCache[str, tuple[int, KeyContext]] = LRUCache(max_entries, ttl_s=ttl_s)
 
-    def get(self, raw: str) -> KeyContext | None:
-        return self._entries.get(raw)
+    def get(self, raw: str, revocations: int) -> KeyContext | None:
+        entry = self._entries.get(raw)
+        if entry is None or entry[0] != revocations:
+            return None
+        return entry[1]
 
-    def put(self, raw: str, key: KeyContext) -> None:
+    def put(self, raw: str, key: KeyContext, revocations: int) -> None:
         if self.ttl_s > 0:
-            self._entries.put(raw, key)
-
-    def evict(self, key_id: str) -> None:
-        self._entries.discard(lambda _raw, key: key.key_id == key_id)
+            self._entries.put(raw, (revocations, key))
 
 
 @lru_cache(maxsize=1)
@@ -109,20 +113,16 @@ def get_key_cache() -> KeyCache:
     return KeyCache(get_settings().key_cache_ttl_s)
 
 
-def _lookup(raw: str | None) -> KeyContext:
-    with session_scope() as session:
-        key = load_key(session, raw)
-    if raw is not None:
-        get_key_cache().put(raw, key)
-    return key
-
-
-def _admit(key: KeyContext, scope: str, wait: float | None) -> KeyContext:
-    if wait is not None:
-        raise RateLimited(
-            f"rate limit of {key.rpm} requests per minute exceeded",
-            headers={"Retry-After": retry_after_header(wait)},
-        )
+def authenticate(raw: str | None) -> KeyContext:
+    """The live key for ``raw``: cached, or looked up (and cached) when it is not."""
+    revocations = get_revocations().read()  # before the lookup: a revocation during it moves it
+    cache = get_key_cache()
+    key = cache.get(raw, revocations) if raw else None
+    if key is None:
+        with session_scope() as session:
+            key = load_key(session, raw)
+        if raw is not None:
+            cache.put(raw, key, revocations)
     return key
 
 
@@ -131,24 +131,40 @@ def _check_scope(key: KeyContext, scope: str) -> None:
         raise Forbidden(f"this API key lacks the '{scope}' scope")
 
 
+def _admit(key: KeyContext, wait: float | None) -> KeyContext:
+    if wait is not None:
+        raise RateLimited(
+            f"rate limit of {key.rpm} requests per minute exceeded",
+            headers={"Retry-After": retry_after_header(wait)},
+        )
+    return key
+
+
+def _authorize(raw: str | None, scope: str) -> KeyContext:
+    """Authentication, scope and rate limit in one go (one thread hop when Redis is used)."""
+    key = authenticate(raw)
+    _check_scope(key, scope)
+    return _admit(key, get_rate_limiter().acquire(f"key:{key.key_id}", key.rpm))
+
+
 def require_scope(scope: str) -> Callable[[Request], Awaitable[KeyContext]]:
     """A FastAPI dependency admitting keys with ``scope``.
 
-    Async, so that a cached key with the in-process limiter costs no thread hop.
+    Async, so that a cached key with the in-process counter and limiter costs no thread hop.
     """
 
     async def dependency(request: Request) -> KeyContext:
         raw = presented_key(request)
-        key = get_key_cache().get(raw) if raw else None
-        if key is None:
-            key = await run_in_threadpool(_lookup, raw)
-        _check_scope(key, scope)
         limiter = get_rate_limiter()
-        bucket = f"key:{key.key_id}"
-        if isinstance(limiter, MemoryRateLimiter):
-            wait = limiter.acquire(bucket, key.rpm)
-        else:
-            wait = await run_in_threadpool(limiter.acquire, bucket, key.rpm)
-        return _admit(key, scope, wait)
+        revocations = get_revocations()
+        if not (revocations.in_process and isinstance(limiter, MemoryRateLimiter)):
+            admitted = await run_in_threadpool(_authorize, raw, scope)
+            observed.bind(workspace=admitted.workspace_id, agent=admitted.agent_id)
+            return admitted
+        cached = get_key_cache().get(raw, revocations.read()) if raw else None
+        key = cached if cached is not None else await run_in_threadpool(authenticate, raw)
+        _check_scope(key, scope)
+        observed.bind(workspace=key.workspace_id, agent=key.agent_id)
+        return _admit(key, limiter.acquire(f"key:{key.key_id}", key.rpm))
 
     return dependency

@@ -42,38 +42,42 @@ class MemoryRateLimiter:
 
 _LUA = """
 local key = KEYS[1]
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 local count = redis.call('ZCARD', key)
 if count >= limit then
   local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
   return tostring(tonumber(oldest[2]) + window - now)
 end
-redis.call('ZADD', key, now, ARGV[4])
+redis.call('ZADD', key, now, ARGV[3])
 redis.call('PEXPIRE', key, math.ceil(window * 1000))
 return false
 """
 
 
+@lru_cache(maxsize=4)
+def redis_client(url: str) -> Any:
+    """The process's Redis client for ``url`` (thread-safe, pooled), shared by every user."""
+    try:
+        import redis
+    except ImportError as error:  # pragma: no cover - depends on the install
+        raise ImportError('Redis support needs: pip install "vigia[redis]"') from error
+    return redis.Redis.from_url(url)
+
+
 class RedisRateLimiter:
-    """Exact across replicas: one atomic Lua script over a sorted set per bucket."""
+    """Exact across replicas: one atomic Lua script over a sorted set per bucket, on Redis's
+    clock (one round trip per request)."""
 
     def __init__(self, url: str) -> None:
-        try:
-            import redis
-        except ImportError as error:  # pragma: no cover - depends on the install
-            raise ImportError('Redis support needs: pip install "vigia[redis]"') from error
-        self._client: Any = redis.Redis.from_url(url)
+        self._client = redis_client(url)
         self._script = self._client.register_script(_LUA)
 
     def acquire(self, bucket: str, limit: int) -> float | None:
-        now = self._client.time()
-        now_s = now[0] + now[1] / 1e6
-        result = self._script(
-            keys=[f"vigia:rl:{bucket}"], args=[now_s, WINDOW_S, limit, uuid.uuid4().hex]
-        )
+        result = self._script(keys=[f"vigia:rl:{bucket}"], args=[WINDOW_S, limit, uuid.uuid4().hex])
         return None if result is None else float(result)
 
 

@@ -11,9 +11,10 @@ from vigia.config import get_settings
 from vigia.db.base import utcnow
 from vigia.egress import MAX_ENTRIES, normalize_entry
 from vigia.errors import Conflict, Invalid, NotFound
-from vigia.workspaces.auth import SCOPES, get_key_cache
+from vigia.workspaces.auth import SCOPES
 from vigia.workspaces.keys import display_prefix, generate_key, hash_key
 from vigia.workspaces.models import ApiKey, Workspace
+from vigia.workspaces.revocation import advance_after_commit
 
 MAX_RPM = 10_000
 
@@ -120,14 +121,15 @@ def create_key(
 
 
 def revoke_key(session: Session, workspace: Workspace, key_id: str) -> ApiKey:
-    """Revokes a key of the workspace; later calls with it get 401."""
+    """Revokes a key of the workspace; once the session commits, later calls with it get 401
+    on every replica (before the revoking request answers)."""
     row = session.get(ApiKey, key_id)
     if row is None or row.workspace_id != workspace.id:
         raise NotFound("key not found")
     if row.revoked_at is None:
         row.revoked_at = utcnow()
     session.flush()
-    get_key_cache().evict(row.id)
+    advance_after_commit(session)  # cached copies, on every replica, stop serving it
     return row
 
 

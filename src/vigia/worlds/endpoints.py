@@ -11,15 +11,17 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
-from vigia.db.session import get_db, session_scope
-from vigia.errors import RateLimited, Unauthorized, VigiaError
+from vigia.db.session import session_scope
+from vigia.deps import Db
+from vigia.errors import Unauthorized, VigiaError
+from vigia.fields import RowId
 from vigia.sse import event_stream_response, sse_line
-from vigia.workspaces.ratelimit import get_rate_limiter, retry_after_header
 from vigia.worlds import conversations, personal, users
 from vigia.worlds.chat import prepare, run_lens, turn_events
 from vigia.worlds.models import WorldConversation, WorldUser
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
+    MAX_SCOPE_PATHS,
     VERSION_PATTERN,
     AnswerEvent,
     ChatEnvelope,
@@ -42,6 +44,7 @@ from vigia.worlds.schemas import (
     QARequest,
     RenameOut,
     RenameRequest,
+    ScopePath,
     ShareOut,
     ShareRequest,
     StreamEvent,
@@ -50,10 +53,9 @@ from vigia.worlds.schemas import (
 )
 
 router = APIRouter(tags=["worlds"])
-DB = Annotated[Session, Depends(get_db)]
 
 
-def current_user(request: Request, session: DB) -> WorldUser:
+def current_user(request: Request, session: Db) -> WorldUser:
     """The logged-in user of the ``sherpa_session`` cookie, or 401."""
     return users.user_for_token(session, request.cookies.get(users.COOKIE))
 
@@ -61,21 +63,12 @@ def current_user(request: Request, session: DB) -> WorldUser:
 CurrentUser = Annotated[WorldUser, Depends(current_user)]
 
 
-LOGIN_ATTEMPTS_PER_MINUTE = 10
-
-
 @router.post("/auth/login")
-def login(body: LoginRequest, response: Response, session: DB) -> LoginOut:
-    """Password login; at most 10 attempts a minute per user name (429 beyond)."""
-    wait = get_rate_limiter().acquire(
-        f"login:{body.username.casefold()}", LOGIN_ATTEMPTS_PER_MINUTE
-    )
-    if wait is not None:
-        raise RateLimited(
-            "too many login attempts; try again later",
-            headers={"Retry-After": retry_after_header(wait)},
-        )
-    user, token = users.login(session, body.username, body.password)
+def login(body: LoginRequest, request: Request, response: Response, session: Db) -> LoginOut:
+    """Password login; repeated failures lock the user name at that address, and the address,
+    with a capped backoff (429 with ``Retry-After``)."""
+    address = request.client.host if request.client else "unknown"
+    user, token = users.login(session, body.username, body.password, address)
     settings = get_settings()
     response.set_cookie(
         users.COOKIE,
@@ -90,7 +83,7 @@ def login(body: LoginRequest, response: Response, session: DB) -> LoginOut:
 
 
 @router.post("/auth/logout")
-def logout(request: Request, response: Response, session: DB) -> DoneOut:
+def logout(request: Request, response: Response, session: Db) -> DoneOut:
     users.logout(session, request.cookies.get(users.COOKIE))
     response.delete_cookie(users.COOKIE, path="/", httponly=True, samesite="lax")
     return DoneOut()
@@ -107,7 +100,7 @@ def _drain(session: Session, user: WorldUser, body: ChatRequest) -> ChatEnvelope
 
 
 @router.post("/chat", response_model=ChatEnvelope, response_model_exclude_none=True)
-def chat(body: ChatRequest, user: CurrentUser, session: DB) -> ChatEnvelope:
+def chat(body: ChatRequest, user: CurrentUser, session: Db) -> ChatEnvelope:
     return _drain(session, user, body)
 
 
@@ -118,12 +111,12 @@ def chat(body: ChatRequest, user: CurrentUser, session: DB) -> ChatEnvelope:
 )
 def chat_stream(
     user: CurrentUser,
-    session: DB,
+    session: Db,
     message: Annotated[str, Query(min_length=1, max_length=MAX_MESSAGE)],
     version: Annotated[str, Query(pattern=VERSION_PATTERN)] = "v1",
-    conversation_id: Annotated[int | None, Query(ge=1)] = None,
+    conversation_id: RowId | None = None,
     knowledge: bool = False,
-    scope_paths: Annotated[list[str] | None, Query(max_length=20)] = None,
+    scope_paths: Annotated[list[ScopePath] | None, Query(max_length=MAX_SCOPE_PATHS)] = None,
     personal: bool = False,
 ) -> StreamingResponse:
     body = ChatRequest(
@@ -170,7 +163,7 @@ def _summary(session: Session, conversation: WorldConversation) -> ConversationS
 
 
 @router.get("/conversations", response_model=ConversationList, response_model_exclude_none=True)
-def list_conversations(user: CurrentUser, session: DB) -> ConversationList:
+def list_conversations(user: CurrentUser, session: Db) -> ConversationList:
     rows = conversations.list_for(session, user)
     return ConversationList(conversations=[_summary(session, c) for c in rows])
 
@@ -178,7 +171,7 @@ def list_conversations(user: CurrentUser, session: DB) -> ConversationList:
 @router.get(
     "/conversations/{cid}", response_model=ConversationDetail, response_model_exclude_none=True
 )
-def get_conversation(cid: int, user: CurrentUser, session: DB) -> ConversationDetail:
+def get_conversation(cid: RowId, user: CurrentUser, session: Db) -> ConversationDetail:
     conversation = conversations.visible(session, user, cid)
     meta = ConversationMeta.model_validate(_summary(session, conversation), from_attributes=True)
     messages = [
@@ -189,50 +182,52 @@ def get_conversation(cid: int, user: CurrentUser, session: DB) -> ConversationDe
 
 
 @router.patch("/conversations/{cid}", response_model=RenameOut)
-def rename_conversation(cid: int, body: RenameRequest, user: CurrentUser, session: DB) -> RenameOut:
+def rename_conversation(
+    cid: RowId, body: RenameRequest, user: CurrentUser, session: Db
+) -> RenameOut:
     conversation = conversations.rename(session, user, cid, body.title)
     return RenameOut(id=conversation.id, title=conversation.title)
 
 
 @router.post("/conversations/{cid}/pin", response_model=PinOut)
 def pin_conversation(
-    cid: int, user: CurrentUser, session: DB, body: PinRequest | None = None
+    cid: RowId, user: CurrentUser, session: Db, body: PinRequest | None = None
 ) -> PinOut:
     conversation = conversations.pin(session, user, cid, (body or PinRequest()).pinned)
     return PinOut(id=conversation.id, pinned=conversation.pinned)
 
 
 @router.delete("/conversations/{cid}", response_model=OkOut)
-def delete_conversation(cid: int, user: CurrentUser, session: DB) -> OkOut:
+def delete_conversation(cid: RowId, user: CurrentUser, session: Db) -> OkOut:
     return OkOut(id=conversations.delete(session, user, cid))
 
 
 @router.post("/conversations/{cid}/share", response_model=ShareOut)
-def share_conversation(cid: int, body: ShareRequest, user: CurrentUser, session: DB) -> ShareOut:
+def share_conversation(cid: RowId, body: ShareRequest, user: CurrentUser, session: Db) -> ShareOut:
     wrapper = conversations.share(session, user, cid, body.username)
     return ShareOut(id=cid, shared_with=body.username, share_id=wrapper.id)
 
 
 @router.delete("/conversations/{cid}/share/{username}", response_model=OkOut)
-def unshare_conversation(cid: int, username: str, user: CurrentUser, session: DB) -> OkOut:
+def unshare_conversation(cid: RowId, username: str, user: CurrentUser, session: Db) -> OkOut:
     conversations.unshare(session, user, cid, username)
     return OkOut(id=cid)
 
 
 @router.post("/qa/run", response_model=LensResponse)
-def qa_run(body: QARequest, user: CurrentUser, session: DB) -> LensResponse:
+def qa_run(body: QARequest, user: CurrentUser, session: Db) -> LensResponse:
     return run_lens(session, "qa", body.question, body.version, body.scope_paths)
 
 
 @router.post("/troubleshoot/run", response_model=LensResponse)
-def troubleshoot_run(body: TroubleshootRequest, user: CurrentUser, session: DB) -> LensResponse:
+def troubleshoot_run(body: TroubleshootRequest, user: CurrentUser, session: Db) -> LensResponse:
     return run_lens(session, "troubleshoot", body.symptom, body.version, body.scope_paths)
 
 
 @router.post("/personal/files", status_code=201)
 def upload_personal_file(
     user: CurrentUser,
-    session: DB,
+    session: Db,
     file: Annotated[UploadFile, File()],
     path: Annotated[str | None, Form(max_length=255)] = None,
 ) -> UploadedFileOut:
@@ -242,12 +237,12 @@ def upload_personal_file(
 
 
 @router.get("/personal/files", response_model=PersonalFileList)
-def list_personal_files(user: CurrentUser, session: DB) -> PersonalFileList:
+def list_personal_files(user: CurrentUser, session: Db) -> PersonalFileList:
     files = [PersonalFileOut.model_validate(f) for f in personal.list_files(session, user)]
     return PersonalFileList(files=files)
 
 
 @router.delete("/personal/files/{rel_path:path}")
-def delete_personal_file(rel_path: str, user: CurrentUser, session: DB) -> DoneOut:
+def delete_personal_file(rel_path: str, user: CurrentUser, session: Db) -> DoneOut:
     personal.remove(session, user, rel_path)
     return DoneOut()

@@ -129,12 +129,17 @@ class WorldEdge(Base):
 
 
 class WorldConversation(Base):
-    """A chat over a world; a received share is a wrapper row pointing at the original."""
+    """A chat over a world; a received share is a wrapper row pointing at the original.
+
+    Ids are never reused (AUTOINCREMENT on SQLite, a sequence on PostgreSQL): a deleted
+    conversation's id must not reach anyone else's new one.
+    """
 
     __tablename__ = "world_conversations"
     __table_args__ = (
         Index("ix_world_conversations_owner", "owner_id"),
         UniqueConstraint("owner_id", "source_id", name="uq_world_conversations_share"),
+        {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from vigia.config import get_settings
 from vigia.db.base import utcnow
 from vigia.errors import Conflict, Invalid, Unauthorized
+from vigia.worlds import throttle
 from vigia.worlds.models import WorldSession, WorldUser
 
 COOKIE = "sherpa_session"
@@ -50,15 +51,22 @@ def find_user(session: Session, name: str) -> WorldUser | None:
     return session.scalar(select(WorldUser).where(WorldUser.name == name))
 
 
-def login(session: Session, name: str, password: str) -> tuple[WorldUser, str]:
-    """Checks the credentials and opens a session; returns the user and the cookie token."""
+def login(session: Session, name: str, password: str, address: str) -> tuple[WorldUser, str]:
+    """Checks the credentials and opens a session; returns the user and the cookie token.
+
+    ``address`` is the client's: failures are throttled per user name there and per address
+    (``throttle``), 429 while locked.
+    """
+    throttle.check(name, address)
     user = find_user(session, name) if len(password) <= MAX_PASSWORD else None
     try:
         _HASHER.verify(user.password_hash if user else _DUMMY_HASH, password[:MAX_PASSWORD])
     except (VerificationError, InvalidHashError):
         user = None
     if user is None:
+        throttle.failed(name, address)
         raise Unauthorized("invalid username or password")
+    throttle.succeeded(name, address)
     if _HASHER.check_needs_rehash(user.password_hash):
         user.password_hash = _HASHER.hash(password)
     token = secrets.token_urlsafe(32)

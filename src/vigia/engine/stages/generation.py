@@ -62,7 +62,6 @@ class Generation:
         self.record = StageRecord("generation", utcnow(), detail={"model": self.model.name})
         self.checks = StageRecord("output_guardrails", utcnow())
         self._fired: list[dict[str, Any]] = []
-        turn.trace.add(self.record)  # before the tool calls the loop records
 
     def _release(self, sentence: str) -> str | None:
         """The sentence as sent (markers renumbered), or None when a check blocks it."""

@@ -19,6 +19,7 @@ from docx.text.paragraph import Paragraph
 from vigia.errors import Invalid
 from vigia.knowledge.parsers.base import Block, HeadingStack, ParsedDocument, clean
 from vigia.knowledge.parsers.headings import line_heading, shape_heading
+from vigia.knowledge.parsers.zip_bounds import check_zip_bounds
 
 _STYLE = re.compile(r"^(?:heading|t[íi]tulo|encabezado|cabe[çc]alho)\s*(\d)$", re.IGNORECASE)
 MAX_BOLD_HEADING_CHARS = 160
@@ -48,6 +49,7 @@ def _items(document: DocxDocument) -> list[Paragraph | Table]:
 
 def parse_docx(data: bytes) -> ParsedDocument:
     """Blocks in reading order with their open headings (DOCX has no reliable pages)."""
+    check_zip_bounds(data, "DOCX")  # python-docx reads every part into memory
     try:
         document = docx.Document(io.BytesIO(data))
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:

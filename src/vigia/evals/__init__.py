@@ -1,0 +1,1 @@
+"""Evaluation cases of an agent: stored inputs with assertions on the reply, and their checks."""
