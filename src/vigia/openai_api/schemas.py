@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from vigia.engine.schemas import TokenUsage
+from vigia.knowledge.schemas import CitationOut
 
 MAX_CONTENT_CHARS = 200_000
 MAX_SCHEMA_CHARS = 64_000
@@ -203,19 +204,6 @@ class ModelOut(BaseModel):
 class ModelList(BaseModel):
     object: Literal["list"] = "list"
     data: list[ModelOut]
-
-
-class CitationOut(BaseModel):
-    """A numbered source of the answer (``[n]`` in the text)."""
-
-    n: int
-    document_id: str
-    document: str
-    url: str | None
-    page: int | None
-    heading: str | None
-    snippet: str
-    score: float
 
 
 class Sherlock(BaseModel):
