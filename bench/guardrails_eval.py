@@ -24,59 +24,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bench" / "data" / "guardrails"
 sys.path.insert(0, str(ROOT))
 
 
-def roc_auc(pos: np.ndarray, neg: np.ndarray) -> float:
-    greater = (pos[:, None] > neg[None, :]).sum()
-    ties = (pos[:, None] == neg[None, :]).sum()
-    return float((greater + 0.5 * ties) / (len(pos) * len(neg)))
+def injection(loso: bool) -> None:
+    from bench.injection.figures import report
 
-
-def tpr_at_fpr(pos: np.ndarray, neg: np.ndarray, max_fpr: float) -> tuple[float, float]:
-    """Best TPR with FPR ≤ ``max_fpr`` over all thresholds, and the FPR it has."""
-    best = (0.0, 0.0)
-    for threshold in np.unique(np.concatenate([pos, neg])):
-        fpr = float((neg >= threshold).mean())
-        tpr = float((pos >= threshold).mean())
-        if fpr <= max_fpr and tpr > best[0]:
-            best = (tpr, fpr)
-    return best
-
-
-def injection() -> None:
-    from vigia.guardrails.injection import THRESHOLD, get_detector, read_examples
-
-    t0 = time.perf_counter()
-    detector = get_detector()
-    fit_s = time.perf_counter() - t0
-    examples = read_examples(DATA / "injection_eval.txt")
-    t0 = time.perf_counter()
-    scores = detector.scores([e.text for e in examples])
-    per_prompt_ms = (time.perf_counter() - t0) * 1000 / len(examples)
-    labels = np.asarray([e.label for e in examples])
-    langs = np.asarray([e.lang for e in examples])
-    print(
-        f"## injection (held-out: {len(examples)} prompts, "
-        f"{int(labels.sum())} attacks, {int((1 - labels).sum())} benign)"
-    )
-    print(
-        f"detector fit {fit_s:.2f} s (includes loading USE), {per_prompt_ms:.2f} ms/prompt batched"
-    )
-    for name, mask in [("all", np.ones_like(labels, bool))] + [
-        (lang, langs == lang) for lang in ("es", "pt", "en")
-    ]:
-        pos, neg = scores[mask & (labels == 1)], scores[mask & (labels == 0)]
-        tpr5, fpr5 = tpr_at_fpr(pos, neg, 0.05)
-        print(
-            f"{name:>3}: ROC AUC {roc_auc(pos, neg):.3f} | TPR {tpr5:.3f} at FPR {fpr5:.3f} (≤0.05)"
-            f" | at threshold {THRESHOLD}: TPR {(pos >= THRESHOLD).mean():.3f}"
-            f" FPR {(neg >= THRESHOLD).mean():.3f}"
-        )
+    report(loso)
 
 
 def grounding() -> None:
@@ -185,6 +141,7 @@ def review_latency(calls: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=100)
+    parser.add_argument("--loso", action="store_true", help="also leave each source out")
     parser.add_argument(
         "--parts",
         nargs="+",
@@ -193,7 +150,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if "injection" in args.parts:
-        injection()
+        injection(args.loso)
     if "grounding" in args.parts:
         grounding()
     if "latency" in args.parts:

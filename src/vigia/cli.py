@@ -49,11 +49,11 @@ def serve(
     import uvicorn
 
     from vigia.app import create_app
-    from vigia.guardrails.injection import get_detector
+    from vigia.guardrails.injection import warm_up
 
     settings = get_settings()
     upgrade()
-    get_detector()  # fit the injection detector now, not during the first request
+    warm_up()  # load the injection head and the encoder now, not in the first request
     uvicorn.run(
         create_app(),
         host=host or settings.host,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy import ForeignKey, Index, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from vigia.db.base import Base, created_column, id_column, utcnow
@@ -31,4 +31,6 @@ class Message(Base):
     role: Mapped[str] = mapped_column(String(16))
     content: Mapped[str] = mapped_column(Text)
     run_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    flagged: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """A contact's message a guardrail blocked (sent during a handoff): never model input."""
     created_at: Mapped[datetime] = created_column()

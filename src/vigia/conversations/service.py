@@ -27,12 +27,19 @@ def get_conversation(session: Session, workspace_id: str, conversation_id: str) 
 
 
 def history(session: Session, conversation_id: str, turns: int) -> list[ChatMessage]:
-    """The last ``turns`` exchanges (user + reply) of the conversation, oldest first."""
+    """The last ``turns`` exchanges (user + reply) of the conversation, oldest first.
+
+    Flagged messages (input a guardrail blocked during a handoff) are never model input.
+    """
     if turns <= 0:
         return []
     rows = session.scalars(
         select(Message)
-        .where(Message.conversation_id == conversation_id, Message.role.in_(MEMORY_ROLES))
+        .where(
+            Message.conversation_id == conversation_id,
+            Message.role.in_(MEMORY_ROLES),
+            Message.flagged.is_(False),
+        )
         .order_by(Message.id.desc())
         .limit(turns * 2)
     ).all()
@@ -77,6 +84,7 @@ def conversation_view(session: Session, conversation: Conversation) -> dict[str,
                 "role": m.role,
                 "content": m.content,
                 "run_id": m.run_id,
+                "flagged": m.flagged,
                 "created_at": m.created_at.isoformat(),
             }
             for m in messages(session, conversation.id)
@@ -92,10 +100,13 @@ def record_exchange(
     *,
     open_for: tuple[str, str] | None = None,
     now: datetime | None = None,
+    flagged: bool = False,
 ) -> None:
     """Appends ``(role, content)`` messages of one run (Core inserts: every turn does this).
 
-    ``open_for=(workspace_id, agent_id)`` first creates the conversation.
+    ``open_for=(workspace_id, agent_id)`` first creates the conversation. ``flagged`` marks
+    the contact's messages as blocked by a guardrail: kept for the operator, never model
+    input.
     """
     now = now or utcnow()
     if open_for is not None:
@@ -119,6 +130,7 @@ def record_exchange(
                     "role": role,
                     "content": content,
                     "run_id": run_id,
+                    "flagged": flagged and role == "user",
                     "created_at": now,
                 }
                 for role, content in messages

@@ -53,6 +53,8 @@ class Turn:
     """Expected cost held against the workspace budget until the turn is settled."""
     triggered: list[str] = field(default_factory=list)
     """Names of the guardrails that fired, in order, each once."""
+    input_flagged: bool = False
+    """The message is stored marked as blocked (a handoff turn whose input a check blocked)."""
 
     @property
     def message(self) -> str:

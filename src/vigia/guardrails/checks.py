@@ -74,10 +74,14 @@ def check_message(message: str, config: GuardrailsConfig) -> list[Verdict]:
             verdict(
                 "injection",
                 config.injection,
-                found.fired,
+                found.fired(config.injection_sensitivity),
                 "grave",
                 "the message tries to override the agent's instructions",
-                {"score": round(found.score, 4), "families": found.families},
+                {
+                    "score": round(found.score, 4),
+                    "sensitivity": config.injection_sensitivity,
+                    "families": found.families,
+                },
             )
         )
     if config.topics != "off" and config.blocked_topics:
