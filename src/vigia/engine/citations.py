@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from vigia.engine.events import Citation
 from vigia.llm.protocol import Passage
@@ -12,11 +13,16 @@ SNIPPET_CHARS = 400
 
 
 class CitationMap:
-    """Rewrites markers sentence by sentence; unknown markers are removed."""
+    """Rewrites markers sentence by sentence; unknown markers are removed.
 
-    def __init__(self, passages: list[Passage]) -> None:
+    ``redact`` is applied to each cited passage before its snippet is cut (so a value is
+    never half cut and half shown).
+    """
+
+    def __init__(self, passages: list[Passage], redact: Callable[[str], str] | None = None) -> None:
         self._passages = passages
         self._numbers: dict[int, int] = {}
+        self._redact = redact
 
     def rewrite(self, sentence: str) -> str:
         def replace(match: re.Match[str]) -> str:
@@ -33,7 +39,8 @@ class CitationMap:
         out = []
         for original, new in sorted(self._numbers.items(), key=lambda item: item[1]):
             p = self._passages[original - 1]
-            snippet = p.text if len(p.text) <= SNIPPET_CHARS else p.text[:SNIPPET_CHARS] + "…"
+            text = self._redact(p.text) if self._redact is not None else p.text
+            snippet = text if len(text) <= SNIPPET_CHARS else text[:SNIPPET_CHARS] + "…"
             out.append(
                 Citation(
                     n=new,

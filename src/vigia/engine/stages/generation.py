@@ -1,8 +1,10 @@
 """The generation stage: the model answers, and each sentence passes the output guardrails.
 
-Sentences are released one by one as they are complete and checked; citation markers are
-renumbered in order of use. When a sentence is blocked the reply stops there and the
-agent's safe-output text follows what was already sent.
+Sentences are released one by one as they are complete and checked (a sentence ending in
+what could start personal data waits for the next one); citation markers are renumbered in
+order of use, and the cited passages' snippets are redacted like the reply. When a sentence
+is blocked the reply stops there and the agent's safe-output text follows what was already
+sent.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from vigia.engine.stages.output_guardrails import OutputChecker
 from vigia.engine.stages.sentences import SentenceBuffer
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import Turn
+from vigia.guardrails.pii_spelled import open_tail
 from vigia.llm.protocol import Model, ModelRequest
 from vigia.llm.registry import model_for
 
@@ -48,7 +51,7 @@ class Generation:
         self.model = model or model_for(turn.config.model)
         self.meter = Meter(self.model, model_request(turn))
         self.checker = OutputChecker(turn)
-        self.citations = CitationMap(turn.passages)
+        self.citations = CitationMap(turn.passages, self.checker.redact_snippet)
         self.status = "ok"
         self.content = ""
         self.record = StageRecord("generation", utcnow(), detail={"model": self.model.name})
@@ -69,7 +72,7 @@ class Generation:
         return self.citations.rewrite(sentence)
 
     def _sentences(self) -> Generator[str]:
-        buffer = SentenceBuffer()
+        buffer = SentenceBuffer(hold=open_tail if self.checker.reads_personal_data else None)
         for chunk in self.meter.stream():
             yield from buffer.feed(chunk.text)
         yield from buffer.flush()
