@@ -37,5 +37,8 @@ def test_a_long_claim_may_join_facts_from_two_source_sentences() -> None:
             "That day was the United States presidential election day.",
         ]
     )
-    claim = "The band released its third album, Emotive, on November 2, 2004, the United States presidential election day."
+    claim = (
+        "The band released its third album, Emotive, on November 2, 2004, "
+        "the United States presidential election day."
+    )
     assert assess(claim, index).status == "supported"
