@@ -10,6 +10,7 @@ cleared first (what each request would cost if verdicts were not cached).
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 
@@ -36,11 +37,12 @@ def report(requests: int) -> None:
     warm_up()
     history = texts[:HISTORY]
     guarded.check_messages(history, config)  # the conversation so far, checked once
-    warm, cold = [], []
+    warm, cpu, cold = [], [], []
     for new in texts[HISTORY : HISTORY + requests]:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         guarded.check_messages([*history, new], config)
         warm.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - cpu_started) * 1000)
         history = [*history[1:], new]
     for new in texts[HISTORY + requests : HISTORY + 2 * requests : 4]:
         _cold()
@@ -53,7 +55,11 @@ def report(requests: int) -> None:
         f"new message median {chars:.0f} chars)"
     )
     q = statistics.quantiles(warm, n=20)
-    print(f"cached history: p50 {statistics.median(warm):.2f} ms | p95 {q[18]:.2f} ms per request")
+    print(
+        f"cached history: p50 {statistics.median(warm):.2f} ms | p95 {q[18]:.2f} ms per request"
+        f" | CPU time p50 {statistics.median(cpu):.2f} ms"
+        f" | load average {os.getloadavg()[0]:.1f} (2 cores)"
+    )
     print(
         f"nothing cached ({len(cold)} requests, all {HISTORY + 1} messages embedded): "
         f"p50 {statistics.median(cold):.1f} ms"
