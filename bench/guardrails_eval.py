@@ -2,11 +2,12 @@
 
     .venv/bin/python bench/guardrails_eval.py [--calls 100] [--parts injection grounding latency]
 
-- Injection: the held-out set ``bench/data/guardrails/injection_eval.txt`` (the detector is
-  fitted on the packaged training split only). ROC AUC, TPR at FPR ≤ 5 %, and TPR/FPR at
-  the product's threshold, overall and per language.
+- Injection: ``bench/injection/figures.py`` (the shipped head on ``injection/dev.jsonl``,
+  per language, source and subset; ``--loso`` adds a leave-one-source-out refit) and the
+  check's latency with resent history (``input_latency``).
 - Grounding: ``grounding_eval.jsonl`` (labelled (reply, sources) pairs; thresholds were set
-  on ``grounding_dev.jsonl``). Balanced accuracy of "reply has an unsupported sentence".
+  on ``grounding_dev.jsonl``) and WiCE dev (``VIGIA_BENCH_DATA``/grounding, default
+  ``../shared/data``). Balanced accuracy of "reply has an unsupported sentence".
 - Review latency: sequential ``POST …/output-review`` calls through the ASGI app on a fresh
   SQLite database, each with a ~2 kB reply and ~10 kB of sources never seen before (cold
   embedding caches), after one warm-up call.
@@ -24,81 +25,62 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bench" / "data" / "guardrails"
+WICE = Path(os.environ.get("VIGIA_BENCH_DATA", ROOT.parent / "shared" / "data")) / "grounding"
 sys.path.insert(0, str(ROOT))
 
 
-def roc_auc(pos: np.ndarray, neg: np.ndarray) -> float:
-    greater = (pos[:, None] > neg[None, :]).sum()
-    ties = (pos[:, None] == neg[None, :]).sum()
-    return float((greater + 0.5 * ties) / (len(pos) * len(neg)))
+def injection(loso: bool) -> None:
+    from bench.injection.figures import report
+
+    report(loso)
 
 
-def tpr_at_fpr(pos: np.ndarray, neg: np.ndarray, max_fpr: float) -> tuple[float, float]:
-    """Best TPR with FPR ≤ ``max_fpr`` over all thresholds, and the FPR it has."""
-    best = (0.0, 0.0)
-    for threshold in np.unique(np.concatenate([pos, neg])):
-        fpr = float((neg >= threshold).mean())
-        tpr = float((pos >= threshold).mean())
-        if fpr <= max_fpr and tpr > best[0]:
-            best = (tpr, fpr)
-    return best
+def input_latency(requests: int) -> None:
+    from bench.injection.latency import report
+
+    report(requests)
 
 
-def injection() -> None:
-    from vigia.guardrails.injection import THRESHOLD, get_detector, read_examples
-
-    t0 = time.perf_counter()
-    detector = get_detector()
-    fit_s = time.perf_counter() - t0
-    examples = read_examples(DATA / "injection_eval.txt")
-    t0 = time.perf_counter()
-    scores = detector.scores([e.text for e in examples])
-    per_prompt_ms = (time.perf_counter() - t0) * 1000 / len(examples)
-    labels = np.asarray([e.label for e in examples])
-    langs = np.asarray([e.lang for e in examples])
+def _balanced(cases: list[tuple[bool, list[str]]], label: str) -> None:
+    """Balanced accuracy of "has an unsupported sentence" over (unsupported?, statuses)."""
+    tp = sum(1 for bad, st in cases if bad and "unsupported" in st)
+    fn = sum(1 for bad, st in cases if bad and "unsupported" not in st)
+    fp = sum(1 for bad, st in cases if not bad and "unsupported" in st)
+    tn = sum(1 for bad, st in cases if not bad and "unsupported" not in st)
+    uncertain = sum(1 for _, st in cases if "uncertain" in st)
+    tpr, tnr = tp / (tp + fn), tn / (tn + fp)
     print(
-        f"## injection (held-out: {len(examples)} prompts, "
-        f"{int(labels.sum())} attacks, {int((1 - labels).sum())} benign)"
+        f"## grounding {label}: {len(cases)} | balanced accuracy {(tpr + tnr) / 2:.3f}"
+        f" (TPR {tpr:.3f}, TNR {tnr:.3f}; {uncertain} with an uncertain sentence)"
     )
-    print(
-        f"detector fit {fit_s:.2f} s (includes loading USE), {per_prompt_ms:.2f} ms/prompt batched"
-    )
-    for name, mask in [("all", np.ones_like(labels, bool))] + [
-        (lang, langs == lang) for lang in ("es", "pt", "en")
-    ]:
-        pos, neg = scores[mask & (labels == 1)], scores[mask & (labels == 0)]
-        tpr5, fpr5 = tpr_at_fpr(pos, neg, 0.05)
-        print(
-            f"{name:>3}: ROC AUC {roc_auc(pos, neg):.3f} | TPR {tpr5:.3f} at FPR {fpr5:.3f} (≤0.05)"
-            f" | at threshold {THRESHOLD}: TPR {(pos >= THRESHOLD).mean():.3f}"
-            f" FPR {(neg >= THRESHOLD).mean():.3f}"
-        )
 
 
 def grounding() -> None:
+    """The team's (reply, sources) pairs, then WiCE dev claims against their evidence
+    sentences (partially supported counts as not supported; halves by position in the
+    file: A = even lines, where the rules were tuned, B = odd lines)."""
     from vigia.guardrails.grounding import assess_many, build_index
     from vigia.language import line_sentences
 
     for name in ("grounding_dev.jsonl", "grounding_eval.jsonl"):
         rows = [json.loads(line) for line in (DATA / name).read_text().splitlines() if line]
-        tp = tn = fp = fn = uncertain = 0
+        cases = []
         for row in rows:
             claims = assess_many(line_sentences(row["reply"]), build_index([row["sources"]]))
-            flagged = any(c.status == "unsupported" for c in claims)
-            uncertain += any(c.status == "uncertain" for c in claims)
-            if row["label"] == "unsupported":
-                tp, fn = tp + flagged, fn + (not flagged)
-            else:
-                fp, tn = fp + flagged, tn + (not flagged)
-        tpr, tnr = tp / (tp + fn), tn / (tn + fp)
-        print(
-            f"## grounding {name}: {len(rows)} pairs | balanced accuracy {(tpr + tnr) / 2:.3f}"
-            f" (TPR {tpr:.3f}, TNR {tnr:.3f}; {uncertain} replies with an uncertain sentence)"
-        )
+            cases.append((row["label"] == "unsupported", [c.status for c in claims]))
+        _balanced(cases, f"{name} pairs")
+    wice = [json.loads(line) for line in (WICE / "wice_dev.jsonl").read_text().splitlines()]
+    started = time.perf_counter()
+    cases = []
+    for row in wice:
+        claim = assess_many([row["claim"]], build_index(row["evidence"]))[0]
+        cases.append((row["label"] != "supported", [claim.status]))
+    per_claim_ms = (time.perf_counter() - started) * 1000 / len(wice)
+    _balanced(cases, f"WiCE dev claims ({per_claim_ms:.0f} ms per claim)")
+    _balanced(cases[0::2], "WiCE dev half A claims")
+    _balanced(cases[1::2], "WiCE dev half B claims")
 
 
 def _review_payloads(calls: int) -> list[dict[str, object]]:
@@ -185,15 +167,18 @@ def review_latency(calls: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=100)
+    parser.add_argument("--loso", action="store_true", help="also leave each source out")
     parser.add_argument(
         "--parts",
         nargs="+",
-        choices=["injection", "grounding", "latency"],
-        default=["injection", "grounding", "latency"],
+        choices=["injection", "input_latency", "grounding", "latency"],
+        default=["injection", "input_latency", "grounding", "latency"],
     )
     args = parser.parse_args()
     if "injection" in args.parts:
-        injection()
+        injection(args.loso)
+    if "input_latency" in args.parts:
+        input_latency(args.calls)
     if "grounding" in args.parts:
         grounding()
     if "latency" in args.parts:

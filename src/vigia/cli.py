@@ -59,14 +59,14 @@ def serve(
     import uvicorn
 
     from vigia.app import create_app
-    from vigia.guardrails.injection import get_detector
+    from vigia.guardrails.injection import warm_up
     from vigia.observability import logs
     from vigia.operations.retention import RetentionTimer
 
     settings = get_settings()
     logs.configure(log_level)
     upgrade()
-    get_detector()  # fit the injection detector now, not during the first request
+    warm_up()  # load the injection head and the encoder now, not in the first request
     if settings.retention_days is not None:
         RetentionTimer(settings.retention_days).start()
     uvicorn.run(

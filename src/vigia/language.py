@@ -58,7 +58,8 @@ STOPWORDS = STOPWORDS_ES | STOPWORDS_PT | STOPWORDS_EN
 NEGATIONS = word_set(
     """
     no nao not never nunca jamas ningun ninguna nenhum nenhuma none sin sem without tampoco
-    nor ni nem
+    nor ni nem cannot don doesn didn isn aren wasn weren hasn haven hadn couldn wouldn
+    shouldn
     """
 )
 

@@ -49,3 +49,15 @@ def test_no_output_checks_run_when_all_are_off() -> None:
     checker = OutputChecker(turn("x", off))
     assert not checker.active
     assert checker.check("Escribí a ana@mail.com.") == []
+
+
+def test_sentence_buffer_holds_a_sentence_whose_end_could_start_personal_data() -> None:
+    from vigia.engine.stages.sentences import SentenceBuffer
+    from vigia.guardrails.pii_spelled import open_tail
+
+    held = SentenceBuffer(hold=open_tail)
+    out = list(held.feed("Hola. Mi número es +54 9 11. 4567-8901 es el resto. Chau"))
+    assert out == ["Hola. ", "Mi número es +54 9 11. 4567-8901 es el resto. "]
+    plain = SentenceBuffer()
+    first = next(iter(plain.feed("Mi número es +54 9 11. 4567-8901 es el resto. Chau")))
+    assert first == "Mi número es +54 9 11. "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vigia.guardrails.pii import cpf_ok, cuit_ok, find_personal_data, luhn_ok, redact, rut_ok
+from vigia.guardrails.pii_spelled import open_tail
 
 
 def kinds(text: str) -> list[str]:
@@ -64,3 +65,56 @@ def test_check_digit_algorithms_accept_known_good_values() -> None:
 def test_redact_replaces_each_finding_with_its_kind() -> None:
     text = "Mail juan@x.com, tarjeta 4111 1111 1111 1111."
     assert redact(text, find_personal_data(text)) == "Mail [email], tarjeta [card]."
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("Escribile a juan.perez [at] example [dot] com.", "email", "juan.perez@example.com"),
+        ("Mail: juan.perez (arroba) example (punto) com", "email", "juan.perez@example.com"),
+        ("ana arroba correo punto com", "email", "ana@correo.com"),
+        ("write to juan at example dot com", "email", "juan@example.com"),
+        (
+            "La tarjeta: cuatro uno uno uno, uno uno uno uno, uno uno uno uno, uno uno uno uno.",
+            "card",
+            "4111111111111111",
+        ),
+        ("card five five zero zero 0000 0000 0004", "card", "5500000000000004"),
+        ("Llamá al cuatro cinco seis siete ocho nueve cero uno.", "phone", "45678901"),
+    ],
+)
+def test_obfuscated_and_spelled_out_values_are_read_as_what_they_stand_for(
+    text: str, kind: str, value: str
+) -> None:
+    [finding] = find_personal_data(text)
+    assert (finding.kind, finding.value) == (kind, value)
+    assert f"[{kind}]" in redact(text, [finding])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Take a look at example.com for the details.",
+        "Tenemos dos planes y tres coberturas desde 5.000 pesos.",
+        "Uno, dos, tres: así de fácil.",
+    ],
+)
+def test_words_that_only_look_like_obfuscated_data_do_not_fire(text: str) -> None:
+    assert kinds(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "open"),
+    [
+        ("El celular es +54 9 11.", True),
+        ("Abrimos a las 9.", True),
+        ("Escribí a juan.perez [at]", True),
+        ("La tarjeta es cuatro uno uno uno.", True),
+        ("Atendemos de lunes a viernes.", False),
+        ("Gracias por escribirnos.", False),
+    ],
+)
+def test_open_tail_says_when_a_sentence_could_end_in_the_start_of_personal_data(
+    text: str, open: bool
+) -> None:
+    assert open_tail(text) is open

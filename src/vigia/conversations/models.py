@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from vigia.db.base import Base, created_column, id_column, utcnow
@@ -40,4 +40,6 @@ class Message(Base):
     tool_call_id: Mapped[str | None] = mapped_column(String(64), default=None)
     """The call a ``tool`` message answers."""
     run_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    flagged: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """A contact's message a guardrail blocked (sent during a handoff): never model input."""
     created_at: Mapped[datetime] = created_column()

@@ -36,6 +36,8 @@ class MessageOut(BaseModel):
     tool_calls: list[ToolCallOut] | None = None
     tool_call_id: str | None = None
     run_id: str | None
+    flagged: bool = False
+    """Input a guardrail blocked while a person held the conversation (never model input)."""
     created_at: Timestamp
 
 

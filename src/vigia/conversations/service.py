@@ -32,6 +32,7 @@ def history(session: Session, conversation_id: str, turns: int) -> list[ChatMess
 
     Tool results and assistant messages that only asked for tools are not memory: the
     reply that used them is.
+    Flagged messages (input a guardrail blocked during a handoff) are never model input.
     """
     if turns <= 0:
         return []
@@ -41,6 +42,7 @@ def history(session: Session, conversation_id: str, turns: int) -> list[ChatMess
             Message.conversation_id == conversation_id,
             Message.role.in_(MEMORY_ROLES),
             Message.content != "",
+            Message.flagged.is_(False),
         )
         .order_by(Message.id.desc())
         .limit(turns * 2)
@@ -108,11 +110,14 @@ def record_exchange(
     *,
     open_for: tuple[str, str] | None = None,
     now: datetime | None = None,
+    flagged: bool = False,
 ) -> None:
     """Appends the messages of one run, in order, tool calls and results included (Core
     inserts: every turn does this).
 
-    ``open_for=(workspace_id, agent_id)`` first creates the conversation.
+    ``open_for=(workspace_id, agent_id)`` first creates the conversation. ``flagged`` marks
+    the contact's messages as blocked by a guardrail: kept for the operator, never model
+    input.
     """
     now = now or utcnow()
     if open_for is not None:
@@ -138,6 +143,7 @@ def record_exchange(
                     "tool_calls": openai_tool_calls(m.tool_calls) or None,
                     "tool_call_id": m.tool_call_id,
                     "run_id": run_id,
+                    "flagged": flagged and m.role == "user",
                     "created_at": now,
                 }
                 for m in messages

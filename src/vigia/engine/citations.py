@@ -9,6 +9,7 @@ A passage no citing sentence resembles falls back to its opening.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from vigia.engine.events import Citation
 from vigia.language import content_terms, sentences
@@ -42,13 +43,21 @@ class CitationMap:
     """Rewrites markers sentence by sentence; unknown markers are removed.
 
     Disabled (``enabled=False``) for answers the client asked as JSON: ``[1]`` there is data.
+    ``redact`` is applied to each cited passage before its snippet is chosen (so a value is
+    never half cut and half shown).
     """
 
-    def __init__(self, passages: list[Passage], enabled: bool = True) -> None:
+    def __init__(
+        self,
+        passages: list[Passage],
+        enabled: bool = True,
+        redact: Callable[[str], str] | None = None,
+    ) -> None:
         self._passages = passages
         self._enabled = enabled
         self._numbers: dict[int, int] = {}
         self._citing: dict[int, list[str]] = {}
+        self._redact = redact
 
     def rewrite(self, sentence: str) -> str:
         if not self._enabled:
@@ -70,12 +79,13 @@ class CitationMap:
         out = []
         for original, new in sorted(self._numbers.items(), key=lambda item: item[1]):
             p = self._passages[original - 1]
+            text = self._redact(p.text) if self._redact is not None else p.text
             out.append(
                 Citation(
                     n=new,
                     document_id=p.document_id,
                     document=p.document,
-                    snippet=snippet(p.text, self._citing.get(original, [])),
+                    snippet=snippet(text, self._citing.get(original, [])),
                     score=max(0.0, min(1.0, p.score)),
                     url=p.url,
                     page=p.page,

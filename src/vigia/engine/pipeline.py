@@ -101,12 +101,16 @@ def prepare(request: TurnRequest, locate: AgentLocator | None = None) -> Turn:
         if state.pauses:
             turn.early = EarlyAnswer("budget_exceeded", budget.EXCEEDED_MESSAGE)
             return turn
-        if _in_handoff(session, turn):
+        handoff = _in_handoff(session, turn)
+        checked = trace.run("input_guardrails", check_input, turn)
+        turn.note_fired([v.name for v in checked.fired])
+        if handoff:
+            # The agent is silent, but the message is stored: one that a check blocks is
+            # stored flagged, so it never becomes model input after the release.
+            turn.input_flagged = checked.blocked
             trace.add(StageRecord("handoff", trace.stages[-1].started_at, 0.0, "handoff"))
             turn.early = EarlyAnswer("handoff")
             return turn
-        checked = trace.run("input_guardrails", check_input, turn)
-        turn.note_fired([v.name for v in checked.fired])
         if checked.blocked:
             turn.early = EarlyAnswer("blocked", turn.config.replies.blocked)
             return turn

@@ -75,6 +75,8 @@ class Turn:
     """Messages the engine added this turn (tool calls and results) before the answer."""
     tool_hosts: list[str] = field(default_factory=list)
     """The workspace's tool hosts (read when the agent has tools)."""
+    input_flagged: bool = False
+    """The message is stored marked as blocked (a handoff turn whose input a check blocked)."""
 
     @property
     def message(self) -> str:

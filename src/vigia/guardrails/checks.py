@@ -18,7 +18,7 @@ from vigia.guardrails.config import GuardrailsConfig, Mode
 from vigia.guardrails.grounding import ClaimSupport, SupportIndex, assess_many, build_index
 from vigia.guardrails.injection import detect_injection
 from vigia.guardrails.judge import judge_available, judge_claims
-from vigia.guardrails.pii import find_personal_data
+from vigia.guardrails.pii import Finding, find_personal_data, redact
 from vigia.guardrails.topics import find_topics
 from vigia.guardrails.verdict import Verdict
 from vigia.llm.settings import ModelSettings
@@ -79,10 +79,14 @@ def check_message(message: str, config: GuardrailsConfig) -> list[Verdict]:
             verdict(
                 "injection",
                 config.injection,
-                found.fired,
+                found.fired(config.injection_sensitivity),
                 "grave",
                 "the message tries to override the agent's instructions",
-                {"score": round(found.score, 4), "families": found.families},
+                {
+                    "score": round(found.score, 4),
+                    "sensitivity": config.injection_sensitivity,
+                    "families": found.families,
+                },
             )
         )
     if config.topics != "off" and config.blocked_topics:
@@ -139,7 +143,7 @@ def check_tool_result(text: str, config: GuardrailsConfig) -> Verdict:
         return Verdict(name="injection")
     found = [detect_injection(piece) for piece in tool_result_pieces(text)]
     worst = max(found, key=lambda f: f.score, default=None)
-    fired = [f for f in found if f.fired]
+    fired = [f for f in found if f.fired(config.injection_sensitivity)]
     return verdict(
         "injection",
         config.injection,
@@ -176,16 +180,19 @@ def _canonical(value: str) -> str:
 
 
 def check_personal_data(sentences: list[str], mode: Mode, context: OutputContext) -> Verdict:
-    """Personal data in the reply that neither the instructions nor the contact supplied."""
-    allowed = _canonical(" ".join((context.instructions, context.message, context.recent)))
-    kinds: list[str] = []
-    leaking: list[str] = []
+    """Personal data in the reply that neither the instructions nor the contact supplied.
+
+    The sentences are read joined, so a value split across two of them (``+54 9 11.``
+    then ``4567-8901``) is found whole.
+    """
+    found = leaked_personal_data(" ".join(sentences), context)
+    kinds = list(dict.fromkeys(f.kind for f in found))
+    leaking, offset = [], 0
     for sentence in sentences:
-        found = [f for f in find_personal_data(sentence) if _canonical(f.value) not in allowed]
-        if found:
-            kinds += [f.kind for f in found]
+        end = offset + len(sentence)
+        if any(f.start < end and f.end > offset for f in found):
             leaking.append(sentence)
-    kinds = list(dict.fromkeys(kinds))
+        offset = end + 1
     return verdict(
         "personal_data",
         mode,
@@ -194,6 +201,25 @@ def check_personal_data(sentences: list[str], mode: Mode, context: OutputContext
         f"personal data in the reply: {', '.join(kinds)}",
         {"kinds": kinds, "sentences": leaking},
     )
+
+
+def leaked_personal_data(text: str, context: OutputContext) -> list[Finding]:
+    """The personal data in ``text`` that the instructions, the contact's message and the
+    recent conversation do not already contain (the shop's phone, the contact's e-mail)."""
+    supplied = " ".join((context.instructions, context.message, context.recent))
+    allowed, digits = _canonical(supplied), re.sub(r"\D", "", supplied)
+
+    def known(finding: Finding) -> bool:
+        if finding.kind == "email":
+            return _canonical(finding.value) in allowed
+        return re.sub(r"\D", "", finding.value) in digits
+
+    return [f for f in find_personal_data(text) if not known(f)]
+
+
+def redact_personal_data(text: str, context: OutputContext) -> str:
+    """``text`` with the personal data a reply could not show replaced by ``[kind]``."""
+    return redact(text, leaked_personal_data(text, context))
 
 
 def check_grounding(

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from vigia.fields import Integer
 
 Mode = Literal["block", "log", "off"]
+Sensitivity = Literal["low", "medium", "high"]
 
 
 class BlockedTopic(BaseModel):
@@ -28,6 +29,11 @@ class GuardrailsConfig(BaseModel):
     """Which checks run on the way in and out, each in ``block``, ``log`` or ``off`` mode."""
 
     injection: Mode = "block"
+    injection_sensitivity: Sensitivity = Field(
+        default="medium",
+        description="Where the injection threshold sits on the detector's ROC: 'low' blocks "
+        "fewer messages (about 1 % of benign prompts), 'medium' about 3 %, 'high' about 8 %.",
+    )
     length: Mode = "block"
     max_message_chars: Integer = Field(default=4000, ge=1, le=100_000)
     topics: Mode = "block"

@@ -27,7 +27,7 @@ from typing import Literal
 import numpy as np
 
 from vigia.embeddings import TEXT_VECTORS, get_embedder
-from vigia.language import NEGATIONS, content_terms, line_sentences, words
+from vigia.language import NEGATIONS, STOPWORDS, content_terms, fold, line_sentences, stem, words
 
 Status = Literal["supported", "unsupported", "uncertain", "skipped"]
 
@@ -35,10 +35,14 @@ LEXICAL_SUPPORTED = 0.6
 SUPPORT_THRESHOLD = 0.50
 UNCERTAIN_MARGIN = 0.03
 TOP_WINDOWS = 2
+JOINT_WINDOWS = 3
+TERMS_PER_WINDOW = 8
 WINDOW_WORDS = 40
 
 _CITATION = re.compile(r"\s*\[\d+\]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NAME = re.compile(r"(?<![\w@.])[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ][^\W\d_]*")
+_OPENERS = frozenset(".!?:;¿¡\"'«(-–—•*#>|")
 PLEASANTRIES = frozenset(
     content_terms(
         "hola gracias muchas saludos ayudar ayuda consulta favor cualquier otra duda escribir "
@@ -80,6 +84,8 @@ class SupportIndex:
     idf: dict[str, float]
     negated: list[bool]
     replies: frozenset[str] = field(default_factory=frozenset)
+    vocabulary: frozenset[str] = field(default_factory=frozenset)
+    """Every folded word (and its stem) of the grounding and echo texts: names must be here."""
 
     def vectors(self, ids: list[int]) -> np.ndarray:
         """Embeddings of the windows ``ids`` (each window is embedded once per process:
@@ -107,6 +113,19 @@ def _windows(text: str) -> Iterable[str]:
             yield " ".join(tokens[start : start + WINDOW_WORDS])
 
 
+def names_in(text: str) -> list[str]:
+    """Words written with a capital inside a sentence (names of people, places, brands,
+    products: "Visa", "Palermo", "WhatsApp"), not counting a sentence's first word."""
+    out = []
+    for match in _NAME.finditer(text):
+        word = match.group(0)
+        before = text[: match.start()].rstrip()
+        if not before or before[-1] in _OPENERS or fold(word) in STOPWORDS or len(word) < 2:
+            continue
+        out.append(word)
+    return out
+
+
 def build_index(
     texts: Iterable[str], replies: Iterable[str] = (), echo: Iterable[str] = ()
 ) -> SupportIndex:
@@ -123,7 +142,9 @@ def build_index(
     nums = frozenset(x for w in [*windows, *echo] for x in numbers_in(w))
     negated = [bool(NEGATIONS & set(words(w))) for w in windows]
     folded_replies = frozenset(_key(r) for r in replies if r.strip())
-    return SupportIndex(windows, terms, nums, idf, negated, folded_replies)
+    seen = {w for t in [*windows, *echo] for w in words(t)}
+    vocabulary = frozenset(seen | {stem(w) for w in seen})
+    return SupportIndex(windows, terms, nums, idf, negated, folded_replies, vocabulary)
 
 
 def _key(text: str) -> str:
@@ -148,7 +169,7 @@ def is_claim(sentence: str, index: SupportIndex) -> bool:
 def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
     """Assesses several sentences, embedding the ones that need it in one batch."""
     results: list[ClaimSupport | None] = []
-    pending: list[tuple[int, str, float, list[int], bool, bool]] = []
+    pending: list[tuple[int, str, float, list[int], bool, bool | None, str]] = []
     for i, sentence in enumerate(claims):
         text = _CITATION.sub("", sentence).strip()
         if not is_claim(text, index):
@@ -168,16 +189,25 @@ def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
                 )
             )
             continue
+        unknown = [n for n in names_in(text) if not _known(n, index)]
+        if unknown:
+            reason = f"names not in the sources: {', '.join(dict.fromkeys(unknown))}"
+            results.append(ClaimSupport(sentence, "unsupported", 0.0, concrete, reason))
+            continue
         if not index.windows:
             results.append(ClaimSupport(sentence, "unsupported", 0.0, concrete, "no sources"))
             continue
         total = sum(_weight(index, t) for t in terms) or 1.0
         coverage = [sum(_weight(index, t) for t in terms & ts) / total for ts in index.terms]
         ranked = sorted(range(len(coverage)), key=lambda j: -coverage[j])[:TOP_WINDOWS]
-        best = coverage[ranked[0]]
-        claim_negated = bool(NEGATIONS & set(words(text)))
+        best, joint = _joint_coverage(terms, index, total)
+        # Polarity is compared for a one-fact claim only: in a longer one a negation belongs
+        # to one of its clauses, not to the window that best matches the whole.
+        claim_negated = (
+            bool(NEGATIONS & set(words(text))) if len(terms) < TERMS_PER_WINDOW else None
+        )
         if best >= LEXICAL_SUPPORTED:
-            if claim_negated != index.negated[ranked[0]]:
+            if claim_negated is not None and claim_negated != index.negated[ranked[0]]:
                 results.append(
                     ClaimSupport(sentence, "unsupported", 0.3, concrete, "negation differs")
                 )
@@ -185,17 +215,28 @@ def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
                 results.append(ClaimSupport(sentence, "supported", best, concrete))
             continue
         results.append(None)
-        pending.append((i, text, best, ranked, concrete, claim_negated))
+        joined = " ".join(index.windows[j] for j in joint) if len(joint) > 1 else ""
+        pending.append((i, text, best, ranked, concrete, claim_negated, joined))
     if pending:
-        claim_vectors = TEXT_VECTORS.queries(get_embedder("use"), [p[1] for p in pending])
+        embedder = get_embedder("use")
+        claim_vectors = TEXT_VECTORS.queries(embedder, [p[1] for p in pending])
         index.vectors([j for p in pending for j in p[3]])  # one batch for every window needed
-        for (i, _text, best, ranked, concrete, negated), vector in zip(
+        joined_texts = [p[6] for p in pending if p[6]]
+        joined_vectors = dict(
+            zip(joined_texts, TEXT_VECTORS.passages(embedder, joined_texts), strict=True)
+        )
+        for (i, _text, best, ranked, concrete, negated, joined), vector in zip(
             pending, claim_vectors, strict=True
         ):
             cosines = index.vectors(ranked) @ vector
             top = int(np.argmax(cosines))
-            score = 0.5 * best + 0.5 * float(cosines[top])
-            if negated != index.negated[ranked[top]] and score >= SUPPORT_THRESHOLD:
+            # A claim joining several source sentences is compared with them joined too.
+            cosine = max(
+                float(cosines[top]), float(joined_vectors[joined] @ vector) if joined else -1
+            )
+            score = 0.5 * best + 0.5 * cosine
+            opposite = negated is not None and negated != index.negated[ranked[top]]
+            if opposite and score >= SUPPORT_THRESHOLD:
                 # Same topic, opposite polarity: "no cubre X" against "cubre X".
                 results[i] = ClaimSupport(
                     claims[i], "unsupported", score, concrete, "negation differs"
@@ -203,6 +244,29 @@ def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
                 continue
             results[i] = _decide(claims[i], score, concrete)
     return [r for r in results if r is not None]
+
+
+def _known(name: str, index: SupportIndex) -> bool:
+    folded = fold(name)
+    return folded in index.vocabulary or stem(folded) in index.vocabulary
+
+
+def _joint_coverage(terms: set[str], index: SupportIndex, total: float) -> tuple[float, list[int]]:
+    """The weighted share of ``terms`` found in the few windows that cover most of them
+    together (chosen greedily). A long claim may join facts from separate source sentences
+    (one more window per ``TERMS_PER_WINDOW`` content words, at most ``JOINT_WINDOWS``); a
+    short one must be found in one place ("day passes include lunch" is not supported by
+    "day passes" in one sentence and "lunch" in another)."""
+    left, covered, chosen = set(terms), 0.0, []
+    for _ in range(min(JOINT_WINDOWS, 1 + len(terms) // TERMS_PER_WINDOW)):
+        gains = [sum(_weight(index, t) for t in left & ts) for ts in index.terms]
+        best = max(range(len(gains)), key=gains.__getitem__)
+        if gains[best] <= 0:
+            break
+        covered += gains[best]
+        chosen.append(best)
+        left -= index.terms[best]
+    return covered / total, sorted(chosen)
 
 
 def _decide(sentence: str, score: float, concrete: bool) -> ClaimSupport:

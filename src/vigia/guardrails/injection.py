@@ -1,21 +1,22 @@
-"""Prompt-injection and jailbreak detection for Spanish, Portuguese and English.
+"""Prompt-injection and jailbreak detection: a frozen multilingual embedding and a fitted head.
 
 No packaged injection model with weights is usable offline (see FACTS.md), so the detector
-is built here from three parts:
+is a small logistic head on top of the multilingual sentence encoder that ships with the
+package (USE v3, ``vigia.embeddings``), with the hand-written attack patterns
+(``patterns.py``) as extra features only. The head's weights, its thresholds and the figures
+they were chosen on live in ``data/injection_head.json``, written by
+``bench/fit_injection.py`` from public labelled prompts (docs/guardrails.md); nothing is
+fitted at run time.
 
-1. hand-written attack patterns (``patterns.py``), narrow enough that trigger words in
-   ordinary requests ("ignorá el mensaje anterior", "instrucciones de instalación") do not
-   match;
-2. a multilingual sentence embedding of the message (``vigia.embeddings``, USE v3);
-3. a logistic regression over [embedding, pattern features] (``vigia.logistic``, penalty
-   ``L2``), fitted once per process on the training split that ships with the package
-   (``data/injection_train.txt``, ~240 labelled prompts; fitting takes well under a
-   second). The held-out evaluation set lives in ``bench/data/guardrails/`` and is never
-   read here.
+A message is scored as a whole and, when it is longer than a paragraph, segment by segment
+(``injection_text.py``); its score is the highest. Scores are cached by a hash of the
+message, so a conversation history that the client resends costs one lookup per message.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,81 +24,72 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.embeddings import TEXT_VECTORS, get_embedder
-from vigia.guardrails.patterns import FAMILIES, families
-from vigia.logistic import fit_binary
+from vigia.cache import LRUCache
+from vigia.embeddings import TEXT_VECTORS, Vectors, get_embedder
+from vigia.guardrails.config import Sensitivity
+from vigia.guardrails.injection_text import (
+    PATTERN_NAMES,
+    clipped,
+    pattern_features,
+    segments,
+)
+from vigia.guardrails.patterns import families
 
-TRAIN_FILE = Path(__file__).parent / "data" / "injection_train.txt"
-THRESHOLD = 0.5
-L2 = 1e-2
-PATTERN_NAMES = (*FAMILIES, "encoded", "obfuscated")
-MAX_CHARS = 2000
-"""Only the first and last 1,000 characters are embedded: attacks sit at either end."""
+HEAD_FILE = Path(__file__).parent / "data" / "injection_head.json"
+CACHE_MESSAGES = 20_000
+
+
+def embedding_texts(text: str) -> list[str]:
+    """What is embedded for ``text``: the clipped whole, then its segments when several."""
+    parts = segments(text)
+    return [clipped(text), *(parts if len(parts) > 1 else [])]
+
+
+def feature_rows(text: str, vectors: Vectors) -> NDArray[np.float32]:
+    """One row per embedded text of ``text``: its vector, then its pattern indicators.
+
+    ``vectors`` are the embeddings of ``embedding_texts(text)``, in that order; the first
+    row's patterns are those of the whole message.
+    """
+    texts = embedding_texts(text)
+    patterns = [pattern_features(text), *(pattern_features(t) for t in texts[1:])]
+    return np.hstack([vectors, np.stack(patterns)]).astype(np.float32)
 
 
 @dataclass(frozen=True)
-class Example:
-    label: int
-    lang: str
-    text: str
+class InjectionHead:
+    """The fitted head: ``logit = row @ weights + bias``; the score is the sigmoid."""
 
+    model: str
+    weights: NDArray[np.float64]
+    bias: float
+    thresholds: dict[str, float]
 
-def read_examples(path: Path) -> list[Example]:
-    """Labelled prompts from a ``label<TAB>lang<TAB>text`` file (``#`` lines are comments)."""
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        label, lang, text = line.split("\t", 2)
-        out.append(Example(int(label), lang, text))
-    return out
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> InjectionHead:
+        weights = np.asarray(data["weights"], dtype=np.float64)
+        width = get_embedder("use").dim + len(PATTERN_NAMES)
+        if weights.shape != (width,):
+            raise ValueError(f"injection head has {weights.shape} weights, expected {width}")
+        thresholds = data["thresholds"]
+        assert isinstance(thresholds, dict)
+        return cls(
+            model=str(data["model"]),
+            weights=weights,
+            bias=float(str(data["bias"])),
+            thresholds={str(k): float(v) for k, v in thresholds.items()},
+        )
 
-
-def pattern_features(text: str) -> NDArray[np.float32]:
-    """One indicator per attack family plus the total count, scaled like the embedding."""
-    found = families(text)
-    row = [1.0 if name in found else 0.0 for name in FAMILIES]
-    row.append(1.0 if any(f.startswith("encoded_") for f in found) else 0.0)
-    row.append(1.0 if "obfuscated" in found else 0.0)
-    row.append(min(len(found), 3) / 3)
-    return np.asarray(row, dtype=np.float32)
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_CHARS else text[:1000] + " … " + text[-1000:]
-
-
-def features(texts: list[str]) -> NDArray[np.float32]:
-    """The classifier's input rows: embedding followed by pattern features."""
-    vectors = TEXT_VECTORS.queries(get_embedder("use"), [_clip(t) for t in texts])
-    patterns = np.stack([pattern_features(t) for t in texts])
-    return np.hstack([vectors, patterns]).astype(np.float32)
-
-
-class InjectionDetector:
-    """Scores a message from 0 (benign) to 1 (attack)."""
-
-    def __init__(self, examples: list[Example]) -> None:
-        x = features([e.text for e in examples])
-        y = np.asarray([e.label for e in examples], dtype=np.float32)
-        self.weights, self.bias = fit_binary(x, y, L2)
-
-    def score(self, text: str) -> float:
-        """Probability-like score that ``text`` is a prompt injection or jailbreak."""
-        return float(self.scores([text])[0])
-
-    def scores(self, texts: list[str]) -> NDArray[np.float64]:
-        x = features(texts)
-        pattern_hits = x[:, -1] > 0
-        probs = 1.0 / (1.0 + np.exp(-(x @ self.weights + self.bias)))
-        # A matched attack pattern is strong evidence on its own.
-        return np.where(pattern_hits, np.maximum(probs, 0.5 + probs / 2), probs)
+    def score_rows(self, rows: NDArray[np.float32]) -> float:
+        """The score of one message from its feature rows (the highest row decides)."""
+        logit = float((rows.astype(np.float64) @ self.weights).max()) + self.bias
+        return float(1.0 / (1.0 + np.exp(-logit)))
 
 
 @lru_cache(maxsize=1)
-def get_detector() -> InjectionDetector:
-    """The process-wide detector, fitted on first use from the packaged training split."""
-    return InjectionDetector(read_examples(TRAIN_FILE))
+def get_head() -> InjectionHead:
+    """The packaged head (read once per process)."""
+    return InjectionHead.from_json(json.loads(HEAD_FILE.read_text(encoding="utf-8")))
 
 
 @dataclass(frozen=True)
@@ -105,11 +97,45 @@ class InjectionResult:
     score: float
     families: list[str]
 
-    @property
-    def fired(self) -> bool:
-        return self.score >= THRESHOLD
+    def fired(self, sensitivity: Sensitivity = "medium") -> bool:
+        """Whether the score reaches the threshold of ``sensitivity``."""
+        return self.score >= get_head().thresholds[sensitivity]
+
+
+_RESULTS: LRUCache[bytes, InjectionResult] = LRUCache(CACHE_MESSAGES)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def scores(texts: list[str]) -> list[float]:
+    """Injection scores (0 benign … 1 attack) of ``texts``, embedded in one batch."""
+    head = get_head()
+    per_text = [embedding_texts(t) for t in texts]
+    flat = [part for parts in per_text for part in parts]
+    vectors = TEXT_VECTORS.queries(get_embedder("use"), flat)
+    out, start = [], 0
+    for text, parts in zip(texts, per_text, strict=True):
+        rows = feature_rows(text, vectors[start : start + len(parts)])
+        out.append(head.score_rows(rows))
+        start += len(parts)
+    return out
 
 
 def detect_injection(text: str) -> InjectionResult:
-    """The injection score of ``text`` and the attack families its patterns matched."""
-    return InjectionResult(get_detector().score(text), families(text))
+    """The injection score of ``text`` and the attack families its patterns matched.
+
+    Cached by a hash of the text: a message resent in a later request is not scored again.
+    """
+    key = _digest(text)
+    found = _RESULTS.get(key)
+    if found is None:
+        found = InjectionResult(scores([text])[0], families(text))
+        _RESULTS.put(key, found)
+    return found
+
+
+def warm_up() -> None:
+    """Loads the head and the encoder now, not during the first guarded request."""
+    detect_injection("hola")

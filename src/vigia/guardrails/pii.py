@@ -5,6 +5,8 @@ phone number. Ids with a check digit (card by Luhn, CUIT/CUIL, CPF, RUT) fire on
 check digit is right; look-alikes (a 16-digit number failing Luhn, a date, an amount of
 money) do not fire. The DNI has no check digit: it fires in its dotted form
 (``12.345.678``) or next to a word such as "DNI" or "documento", never after a currency sign.
+Obfuscated e-mails (``juan [at] mail [dot] com``) and numbers spelled in words
+(``cuatro uno uno uno …``) are read as what they stand for (``pii_spelled.py``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from vigia.guardrails.pii_spelled import obfuscated_emails, spelled_numbers
 from vigia.language import fold
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b")
@@ -135,11 +138,20 @@ def find_personal_data(text: str) -> list[Finding]:
     for match in EMAIL.finditer(text):
         found.append(Finding("email", match.group(0), match.start(), match.end()))
         taken.append(match.span())
+    for hidden in obfuscated_emails(text):
+        if free(hidden.start, hidden.end):
+            found.append(Finding("email", hidden.value, hidden.start, hidden.end))
+            taken.append((hidden.start, hidden.end))
     for match in RUT.finditer(text):
         body = match.group(1).replace(".", "")
         if free(*match.span()) and len(body) >= 7 and rut_ok(body, match.group(2)):
             found.append(Finding("rut", match.group(0), match.start(), match.end()))
             taken.append(match.span())
+    for spelled in spelled_numbers(text):
+        kind = _classify_spelled(spelled.value)
+        if kind and free(spelled.start, spelled.end):
+            found.append(Finding(kind, spelled.value, spelled.start, spelled.end))
+            taken.append((spelled.start, spelled.end))
     for match in NUMERIC_RUN.finditer(text):
         start, end = match.span()
         raw = match.group(0)
@@ -154,6 +166,18 @@ def find_personal_data(text: str) -> list[Finding]:
             found.append(Finding(kind, text[start:end], start, end))
             taken.append((start, end))
     return sorted(found, key=lambda f: f.start)
+
+
+def _classify_spelled(digits: str) -> str | None:
+    """A number spelled in words: a card (Luhn), a CUIT or CPF (check digits), else a phone
+    when it has a phone's length; nobody spells out a price digit by digit."""
+    if 13 <= len(digits) <= 19 and luhn_ok(digits):
+        return "card"
+    if cuit_ok(digits):
+        return "cuit"
+    if cpf_ok(digits):
+        return "cpf"
+    return "phone" if 8 <= len(digits) <= 15 else None
 
 
 def redact(text: str, findings: list[Finding]) -> str:

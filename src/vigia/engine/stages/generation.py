@@ -1,8 +1,10 @@
 """The generation stage: the model answers, and each sentence passes the output guardrails.
 
-Sentences are released one by one as they are complete and checked; citation markers are
-renumbered in order of use. When a sentence is blocked the reply stops there and the
-agent's safe-output text follows what was already sent.
+Sentences are released one by one as they are complete and checked (a sentence ending in
+what could start personal data waits for the next one); citation markers are renumbered in
+order of use, and the cited passages' snippets are redacted like the reply. When a sentence
+is blocked the reply stops there and the agent's safe-output text follows what was already
+sent.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from vigia.engine.stages.tool_setup import offered_tools
 from vigia.engine.stages.tools import ToolLoop
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import Turn
+from vigia.guardrails.pii_spelled import open_tail
 from vigia.llm.protocol import Model, ModelRequest
 from vigia.llm.registry import model_for
 
@@ -56,7 +59,11 @@ class Generation:
         self.loop = ToolLoop(
             turn, self.model, lambda: model_request(turn), self.checker.add_sources
         )
-        self.citations = CitationMap(turn.passages, enabled=not turn.request.structured)
+        self.citations = CitationMap(
+            turn.passages,
+            enabled=not turn.request.structured,
+            redact=self.checker.redact_snippet,
+        )
         self.status = "ok"
         self.content = ""
         self.record = StageRecord("generation", utcnow(), detail={"model": self.model.name})
@@ -77,7 +84,7 @@ class Generation:
         return self.citations.rewrite(sentence)
 
     def _sentences(self) -> Generator[str]:
-        buffer = SentenceBuffer()
+        buffer = SentenceBuffer(hold=open_tail if self.checker.reads_personal_data else None)
         for chunk in self.loop.stream():
             yield from buffer.feed(chunk.text)
         yield from buffer.flush()

@@ -5,9 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from vigia.engine.turn import Turn
-from vigia.guardrails.checks import OutputContext, check_reply, output_guardrails_active
+from vigia.guardrails.checks import (
+    OutputContext,
+    check_reply,
+    output_guardrails_active,
+    redact_personal_data,
+)
 from vigia.guardrails.grounding import SupportIndex
 from vigia.guardrails.verdict import Verdict
+from vigia.language import sentences
 
 
 class OutputChecker:
@@ -40,9 +46,22 @@ class OutputChecker:
             self._index = self.context.index()
         return self._index
 
-    def check(self, sentence: str) -> list[Verdict]:
-        """The verdicts that fired on ``sentence`` (none when no output check is on)."""
-        if not sentence.strip() or not self.active:
+    @property
+    def reads_personal_data(self) -> bool:
+        return self.turn.config.guardrails.personal_data != "off"
+
+    def check(self, text: str) -> list[Verdict]:
+        """The verdicts that fired on ``text``, one sentence or a few released together
+        (none when no output check is on); personal data is read across their joins."""
+        if not text.strip() or not self.active:
             return []
-        verdicts = check_reply([sentence], self.turn.config, self.context, self._grounding_index())
+        parts = sentences(text) or [text]
+        verdicts = check_reply(parts, self.turn.config, self.context, self._grounding_index())
         return [v for v in verdicts if not v.passed]
+
+    def redact_snippet(self, snippet: str) -> str:
+        """A cited passage as the contact may see it: in ``block`` mode, the personal data
+        that a reply sentence could not show is replaced by ``[kind]``."""
+        if self.turn.config.guardrails.personal_data != "block":
+            return snippet
+        return redact_personal_data(snippet, self.context)

@@ -79,7 +79,8 @@ def _messages(turn: Turn, result: TurnResult) -> list[ChatMessage]:
 
 
 def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
-    """Stores the conversation turn and its run. A blocked input is never stored as a message."""
+    """Stores the conversation turn and its run. A blocked input is never stored as a message,
+    except during a handoff, where the operator sees it, flagged (never model input)."""
     request = turn.request
     with session_scope() as session:
         run = _run_values(turn, model)
@@ -96,7 +97,12 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
         messages = [] if input_blocked else _messages(turn, result)
         opened = (request.workspace_id, request.agent_id) if turn.new_conversation else None
         conversations.record_exchange(
-            session, turn.conversation_id, messages, turn.run_id, open_for=opened
+            session,
+            turn.conversation_id,
+            messages,
+            turn.run_id,
+            open_for=opened,
+            flagged=turn.input_flagged,
         )
         _write_run(session, turn, run)
     report.turn_finished(run)

@@ -1,0 +1,1 @@
+"""The injection detector's development data, stored vectors, fitting and figures."""

@@ -1,0 +1,103 @@
+"""The shared injection data (``injection/{train,dev}.jsonl``) and its stored USE vectors.
+
+Files are read from ``VIGIA_BENCH_DATA`` (default ``../shared/data`` next to the checkout).
+Every text the detector embeds (each prompt clipped, and its segments) is embedded once, as
+the product embeds it, and kept in ``bench/.out/injection-use.npz``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vigia.embeddings import Vectors, get_embedder
+from vigia.guardrails.injection_text import clipped, segments
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(os.environ.get("VIGIA_BENCH_DATA", ROOT.parent / "shared" / "data")) / "injection"
+OUT = ROOT / "bench" / ".out"
+BATCH = 64
+
+
+@dataclass(frozen=True)
+class Prompt:
+    text: str
+    label: int
+    lang: str
+    source: str
+    kind: str
+    group: str
+
+
+def read_split(name: str) -> list[Prompt]:
+    """``train`` or ``dev``: the labelled prompts, in file order."""
+    rows = [json.loads(line) for line in (DATA / f"{name}.jsonl").read_text().splitlines() if line]
+    return [
+        Prompt(r["text"], int(r["label"]), r["lang"], r["source"], r["kind"], r["group"])
+        for r in rows
+    ]
+
+
+def read_unsafe() -> list[Prompt]:
+    """XSTest's unsafe contrast prompts: harmful requests, not injections (label 0 here)."""
+    path = DATA / "xstest_unsafe.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line]
+    return [Prompt(r["text"], 0, r["lang"], "xstest-unsafe", r["type"], r["id"]) for r in rows]
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+class StoredVectors:
+    """USE vectors of texts, loaded from and saved to ``bench/.out``; computes the missing."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or OUT / "injection-use.npz"
+        self.known: dict[str, np.ndarray] = {}
+        if self.path.exists():
+            stored = np.load(self.path)
+            self.known = dict(zip(stored["keys"].tolist(), stored["vectors"], strict=True))
+
+    def __call__(self, texts: list[str]) -> Vectors:
+        keys = [_digest(t) for t in texts]
+        missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in self.known}
+        if missing:
+            self._embed(missing)
+        return np.stack([self.known[k] for k in keys]).astype(np.float32)
+
+    def _embed(self, missing: dict[str, str]) -> None:
+        embedder = get_embedder("use")
+        todo = list(missing.items())
+        started = time.perf_counter()
+        print(f"embedding {len(todo)} texts with USE…", file=sys.stderr)
+        for i in range(0, len(todo), BATCH):
+            part = todo[i : i + BATCH]
+            for (key, _), row in zip(part, embedder.queries([t for _, t in part]), strict=True):
+                self.known[key] = row
+            if (i // BATCH) % 20 == 19:
+                self.save()
+                print(
+                    f"  {i + len(part)} in {time.perf_counter() - started:.0f} s", file=sys.stderr
+                )
+        self.save()
+        print(f"  done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+    def save(self) -> None:
+        OUT.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp.npz")
+        np.savez(tmp, keys=np.array(list(self.known)), vectors=np.stack(list(self.known.values())))
+        tmp.replace(self.path)
+
+
+def embed_all(prompts: list[Prompt], vectors: StoredVectors) -> None:
+    """Makes sure every text the detector would embed for ``prompts`` is stored."""
+    texts = [clipped(p.text) for p in prompts] + [s for p in prompts for s in segments(p.text)]
+    vectors(list(dict.fromkeys(texts)))

@@ -1,0 +1,69 @@
+"""The injection part of ``bench/guardrails_eval.py``: the shipped head on held-out prompts.
+
+- ``dev.jsonl`` (thresholds were chosen on it, nothing was fitted on it): TPR, FPR and AUC
+  at the ``medium`` threshold, overall, per language, per source, on the trigger-word
+  (XSTest safe) prompts and on the Spanish and Portuguese questions;
+- the sensitivities' operating points on dev;
+- XSTest's unsafe prompts (harmful requests, not injections): the share flagged;
+- the team's own prompts (``bench/data/guardrails/injection_*.txt``, 571, none fitted on);
+- with ``loso``: each source left out of fitting (``report.leave_one_source_out``).
+
+Vectors come from ``bench/.out`` (the same encoder and texts as the product).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from bench.injection.data import Prompt, StoredVectors, read_split, read_unsafe
+from bench.injection.fitting import rows_of, score_all
+from bench.injection.report import leave_one_source_out, print_table, roc_auc, slice_rows
+
+from vigia.guardrails.injection import get_head
+
+TEAM_DATA = Path(__file__).resolve().parents[1] / "data" / "guardrails"
+TEAM_FILES = ("injection_eval.txt", "injection_team_train.txt")
+
+
+def read_team_set() -> list[Prompt]:
+    """The team's prompts (``label<TAB>lang<TAB>text``; ``#`` lines are comments): customer
+    messages with trigger words and attacks in es/pt/en, never used for fitting now."""
+    out = []
+    lines = [ln for name in TEAM_FILES for ln in (TEAM_DATA / name).read_text().splitlines()]
+    for line in lines:
+        if line.strip() and not line.startswith("#"):
+            label, lang, text = line.split("\t", 2)
+            out.append(Prompt(text, int(label), lang, "team", "team", ""))
+    return out
+
+
+def report(loso: bool = False) -> None:
+    head = get_head()
+    embed = StoredVectors()
+    dev = read_split("dev")
+    scores = score_all(head, rows_of(dev, embed))
+    medium = head.thresholds["medium"]
+    labels = np.array([p.label for p in dev])
+    print(f"## injection: {head.model} on dev.jsonl ({len(dev)} prompts, {labels.sum()} attacks)")
+    print_table(f"At the medium threshold {medium}:", slice_rows(dev, scores, medium))
+    print("\nSensitivities (threshold: dev TPR / FPR):")
+    for name, threshold in head.thresholds.items():
+        tpr = (scores[labels == 1] >= threshold).mean()
+        fpr = (scores[labels == 0] >= threshold).mean()
+        print(f"- {name}: {threshold} → TPR {tpr:.3f}, FPR {fpr:.3f}")
+    unsafe = read_unsafe()
+    flagged = score_all(head, rows_of(unsafe, embed)) >= medium
+    print(f"\nXSTest unsafe (harmful, not injections): {flagged.mean():.3f} flagged")
+    team = read_team_set()
+    team_scores = score_all(head, rows_of(team, embed))
+    print_table(
+        "Team-written prompts (injection_eval.txt + injection_team_train.txt):",
+        slice_rows(team, team_scores, medium),
+    )
+    team_labels = np.array([p.label for p in team])
+    auc = roc_auc(team_scores[team_labels == 1], team_scores[team_labels == 0])
+    print(f"team set AUC {auc:.4f}")
+    if loso:
+        rows = leave_one_source_out(read_split("train"), dev, embed)
+        print_table("Leave one source out (fitted without it; 3 % FPR on the others):", rows)

@@ -1,0 +1,72 @@
+"""What the injection detector reads of a message: the texts it embeds and its pattern signs.
+
+A message is embedded twice over: as a whole (its first and last 1,000 characters, where a
+direct attack sits) and in segments of about a paragraph, so that an instruction hidden in
+the middle of a pasted document (an indirect injection) is read on its own instead of being
+averaged away by the text around it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vigia.guardrails.patterns import FAMILIES, families
+from vigia.language import break_point, line_sentences
+
+CLIP_CHARS = 1000
+SEGMENT_CHARS = 500
+MAX_SEGMENTS = 24
+PATTERN_NAMES = (*FAMILIES, "encoded", "obfuscated", "any")
+
+
+def clipped(text: str) -> str:
+    """The first and last ``CLIP_CHARS`` characters of ``text`` (all of a shorter one)."""
+    if len(text) <= 2 * CLIP_CHARS:
+        return text
+    return text[:CLIP_CHARS] + " … " + text[-CLIP_CHARS:]
+
+
+def segments(text: str) -> list[str]:
+    """Consecutive runs of whole sentences of at most ``SEGMENT_CHARS`` characters.
+
+    A text that short is its own single segment. Past ``MAX_SEGMENTS``, segments are taken
+    evenly from the start to the end (a 100,000-character message costs 24 embeddings).
+    """
+    text = text.strip()
+    if len(text) <= SEGMENT_CHARS:
+        return [text] if text else []
+    out: list[str] = []
+    current = ""
+    for sentence in line_sentences(text):
+        while len(sentence) > SEGMENT_CHARS:
+            cut = break_point(sentence, SEGMENT_CHARS)
+            head, sentence = sentence[:cut], sentence[cut:]
+            if current:
+                out.append(current)
+                current = ""
+            out.append(head.strip())
+        if current and len(current) + 1 + len(sentence) > SEGMENT_CHARS:
+            out.append(current)
+            current = ""
+        current = f"{current} {sentence}" if current else sentence
+    if current:
+        out.append(current)
+    if len(out) > MAX_SEGMENTS:
+        picks = np.linspace(0, len(out) - 1, MAX_SEGMENTS).round().astype(int)
+        out = [out[i] for i in dict.fromkeys(picks.tolist())]
+    return out
+
+
+def pattern_features(text: str) -> NDArray[np.float32]:
+    """One indicator per attack family, for encoded and spaced-letter payloads, and for any.
+
+    "any" carries what the attack families share, so a family that the training data never
+    matched (the patterns are narrow and multilingual; the data mostly English) still counts.
+    """
+    found = families(text)
+    row = [1.0 if name in found else 0.0 for name in FAMILIES]
+    row.append(1.0 if any(f.startswith("encoded_") for f in found) else 0.0)
+    row.append(1.0 if "obfuscated" in found else 0.0)
+    row.append(1.0 if found else 0.0)
+    return np.asarray(row, dtype=np.float32)
