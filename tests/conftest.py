@@ -21,6 +21,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, create_engine, text
 
+from vigia import admission
 from vigia.agents.schemas import AgentCreate
 from vigia.agents.service import create_agent, publish
 from vigia.app import create_app
@@ -91,6 +92,8 @@ def _pg_admin() -> Iterator[Connection]:
 def _reset_caches() -> None:
     get_settings.cache_clear()
     db_session.engine_for.cache_clear()
+    db_session.writer_engine_for.cache_clear()
+    admission.get_write_gate.cache_clear()
     ratelimit.get_rate_limiter.cache_clear()
     auth.get_key_cache.cache_clear()
     revocation.get_revocations.cache_clear()
@@ -129,6 +132,7 @@ def data_dir(
 def _engines() -> Iterator[object]:
     try:
         yield db_session.get_engine()
+        yield db_session.get_writer_engine()
     except Exception:  # pragma: no cover - nothing to dispose
         return
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated, Any
 
 import typer
@@ -69,6 +70,10 @@ def serve(
     warm_up()  # load the injection head and the encoder now, not in the first request
     if settings.retention_days is not None:
         RetentionTimer(settings.retention_days).start()
+    # The startup heap (models, vocabularies) never becomes garbage: keep it out of the
+    # cyclic GC, whose full passes over it stalled every request for ~0.4 s under load.
+    gc.collect()
+    gc.freeze()
     uvicorn.run(
         create_app(),
         host=host or settings.host,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -27,6 +28,11 @@ DEFAULT_PRICES: dict[str, Price] = {
 }
 
 
+def default_write_concurrency() -> int:
+    """Two write requests per CPU, 4 to 32: their work is mostly CPU (embedded models)."""
+    return min(32, max(4, 2 * (os.cpu_count() or 2)))
+
+
 class Settings(BaseSettings):
     """Every knob of a Vigia process. Secrets are ``SecretStr`` and never printed."""
 
@@ -45,6 +51,12 @@ class Settings(BaseSettings):
     upstream_timeout_s: float = Field(default=60.0, gt=0)
     key_cache_ttl_s: float = Field(default=2.0, ge=0, le=60)
     embedding_threads: int = Field(default=1, ge=1, le=16)
+    # Write admission (docs/foundation.md "Writes under load"): write requests running at
+    # once (each uses at most one of anyio's 40 worker threads at a time), how many may
+    # wait for a slot, and for how long, before a 503 with Retry-After.
+    write_concurrency: int = Field(default_factory=default_write_concurrency, ge=1, le=32)
+    write_queue: int = Field(default=1000, ge=0, le=100_000)
+    write_wait_s: float = Field(default=30.0, gt=0, le=600)
     session_ttl_hours: int = Field(default=12, ge=1)
     cookie_secure: bool = False
     metrics_public: bool = False

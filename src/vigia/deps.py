@@ -1,4 +1,5 @@
-"""FastAPI dependency aliases every surface shares (``Db``, ``Admin``); imports no domain."""
+"""FastAPI dependency aliases every surface shares (``Db``, ``Admin``, ``WriteSlot``);
+imports no domain."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
+from vigia.admission import write_slot
 from vigia.config import get_settings
 from vigia.db.session import get_db
 from vigia.errors import Unauthorized
@@ -27,3 +29,6 @@ Admin = Annotated[None, Depends(require_admin)]
 # is sent (the default commits after it, so a client could use a key it was just given and
 # be refused).
 Db = Annotated[Session, Depends(get_db, scope="function")]
+# A write route declares it first: the route runs inside one of the write-admission slots
+# (vigia.admission), waiting for one on the event loop, or answers 503 with Retry-After.
+WriteSlot = Annotated[None, Depends(write_slot)]

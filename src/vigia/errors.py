@@ -73,6 +73,13 @@ class QuotaExceeded(VigiaError):
     code = "quota_exceeded"
 
 
+class Overloaded(VigiaError):
+    """The server is saturated (writer queue full, pool or lock timeout); carries Retry-After."""
+
+    status = 503
+    code = "overloaded"
+
+
 class UpstreamError(VigiaError):
     """A model provider failed; raised only by adapters, after translating the vendor error."""
 

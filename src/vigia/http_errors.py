@@ -5,7 +5,8 @@
 - Everything else: ``{"detail": …}`` with FastAPI's 422 list.
 
 Middleware that answers before the routes (body limit, request text) renders with the same
-functions, so a refusal looks the same wherever it is decided.
+functions, so a refusal looks the same wherever it is decided. Saturation (write queue full,
+no database connection or lock in time) is a 503 with Retry-After in the same shapes.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from vigia.errors import VigiaError
+from vigia.errors import Overloaded, VigiaError
 from vigia.observability import report
 
 DECIDE_PATHS = ("/v1/decide", "/v1/systemone")
@@ -156,9 +158,16 @@ def document_errors(openapi: dict[str, Any]) -> None:
             responses.setdefault("4XX", _response("Client Error", other))
 
 
+async def _pool_timeout(request: Request, exc: Exception) -> JSONResponse:
+    """No database connection came free in time: a 503 to retry, never a 500."""
+    busy = Overloaded("the server is busy; retry shortly", headers={"Retry-After": "2"})
+    return await _vigia_error(request, busy)
+
+
 def install(app: FastAPI) -> None:
     """Registers the handlers on ``app`` and documents the error shapes in its OpenAPI."""
     app.add_exception_handler(VigiaError, _vigia_error)
+    app.add_exception_handler(PoolTimeout, _pool_timeout)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     generate = app.openapi

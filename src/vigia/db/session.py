@@ -1,19 +1,36 @@
-"""Engines and sessions; one transaction per request, committed at the boundary."""
+"""Engines and sessions: a general engine for reads and small writes, a writer engine for
+the short write transactions of the hot paths (``write_scope``).
+
+On SQLite both open the same WAL file. The general engine keeps pysqlite's own transaction
+handling (BEGIN only before the first INSERT/UPDATE/DELETE, so reads never take a lock). The
+writer engine takes over BEGIN (SQLAlchemy's documented pysqlite recipe) and emits
+``BEGIN IMMEDIATE``: a write transaction holds the file's one write lock from its first
+statement, so it never fails half-way on a lock upgrade; it has one connection, so writers
+of this process queue on the pool instead of polling the lock.
+"""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from vigia.config import get_settings
+from vigia.errors import Overloaded
 from vigia.observability.metrics import instrument_pool
 from vigia.private_files import private_dir, private_file, tighten
+
+BUSY_TIMEOUT_MS = 30_000
+WRITER_POOL_TIMEOUT_S = 30.0
+RETRY_AFTER_S = "2"
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -21,7 +38,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()
 
 
@@ -42,39 +59,93 @@ def _private_sqlite_file(url: str) -> None:
             tighten(companion)
 
 
+def _sqlite_writer_connect(dbapi_connection: Any, record: Any) -> None:
+    _sqlite_pragmas(dbapi_connection, record)
+    dbapi_connection.isolation_level = None  # pysqlite emits no BEGIN of its own
+
+
+def _begin_immediate(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _driver_url(url: str) -> str:
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return url
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, foreign keys, a busy timeout and mode 0600."""
+    """The general engine for ``url``; SQLite gets WAL, foreign keys, a busy timeout and mode
+    0600."""
     if url.startswith("sqlite"):
         _private_sqlite_file(url)
         engine = create_engine(
             url,
-            connect_args={"check_same_thread": False, "timeout": 30},
+            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
             pool_size=20,
             max_overflow=20,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
-        if url.startswith("postgresql://"):
-            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-        engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+        engine = create_engine(_driver_url(url), pool_size=20, max_overflow=20, pool_pre_ping=True)
+    instrument_pool(engine)
+    return engine
+
+
+def make_writer_engine(url: str, connections: int) -> Engine:
+    """The writer engine: ``BEGIN IMMEDIATE`` and one connection on SQLite, else a pool of
+    ``connections`` (the write admission's size, so admitted writers never wait for one)."""
+    if url.startswith("sqlite"):
+        _private_sqlite_file(url)
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
+            pool_size=1,
+            max_overflow=0,
+            pool_timeout=WRITER_POOL_TIMEOUT_S,
+        )
+        event.listen(engine, "connect", _sqlite_writer_connect)
+        event.listen(engine, "begin", _begin_immediate)
+    else:
+        engine = create_engine(
+            _driver_url(url),
+            pool_size=connections,
+            max_overflow=connections,
+            pool_timeout=WRITER_POOL_TIMEOUT_S,
+            pool_pre_ping=True,
+        )
     instrument_pool(engine)
     return engine
 
 
 @lru_cache(maxsize=4)
 def engine_for(url: str) -> Engine:
-    """The process-wide engine for a URL."""
+    """The process-wide general engine for a URL."""
     return make_engine(url)
 
 
-def get_engine() -> Engine:
+@lru_cache(maxsize=4)
+def writer_engine_for(url: str, connections: int) -> Engine:
+    """The process-wide writer engine for a URL."""
+    return make_writer_engine(url, connections)
+
+
+def _url() -> str:
     settings = get_settings()
     if settings.sqlalchemy_url.startswith("sqlite"):
         private_dir(settings.data_dir)
-    return engine_for(settings.sqlalchemy_url)
+    return settings.sqlalchemy_url
 
 
-@lru_cache(maxsize=4)
+def get_engine() -> Engine:
+    return engine_for(_url())
+
+
+def get_writer_engine() -> Engine:
+    return writer_engine_for(_url(), get_settings().write_concurrency)
+
+
+@lru_cache(maxsize=8)
 def _factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
@@ -91,6 +162,47 @@ def session_scope() -> Iterator[Session]:
         raise
     finally:
         session.close()
+
+
+def _busy(error: OperationalError) -> bool:
+    """SQLite's lock still held when the busy timeout ran out."""
+    orig = error.orig
+    return isinstance(orig, sqlite3.OperationalError) and (
+        "locked" in str(orig) or "busy" in str(orig)
+    )
+
+
+@contextmanager
+def write_scope() -> Iterator[Session]:
+    """A short write transaction on the writer engine: commit on success, roll back on error.
+
+    Keep CPU work (embeddings, checks, rendering) out of it: on SQLite it holds the only
+    write lock. A writer that cannot get a connection or the lock in time is told to retry
+    (``Overloaded``: 503 with Retry-After), never a 500.
+    """
+    session = _factory(get_writer_engine())()
+    try:
+        yield session
+        session.commit()
+    except PoolTimeout as error:
+        session.rollback()
+        raise _overloaded() from error
+    except OperationalError as error:
+        session.rollback()
+        if _busy(error):
+            raise _overloaded() from error
+        raise
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+def _overloaded() -> Overloaded:
+    return Overloaded(
+        "the server is busy writing; retry shortly", headers={"Retry-After": RETRY_AFTER_S}
+    )
 
 
 def get_db() -> Iterator[Session]:

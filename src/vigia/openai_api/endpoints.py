@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from vigia.agents.models import Agent
 from vigia.agents.service import AgentRow, find_agent_row, get_agent, list_agents, resolve
 from vigia.db.session import session_scope
+from vigia.deps import WriteSlot
 from vigia.engine.events import EngineEvent, TurnResult
 from vigia.engine.pipeline import execute, prepare
 from vigia.engine.turn import TurnRequest
@@ -137,6 +138,7 @@ STREAM_DESCRIPTION = (
 )
 def chat_completions(
     body: ChatCompletionRequest,
+    slot: WriteSlot,
     key: ChatKey,
     x_sherlock_conversation: Annotated[str | None, Header(max_length=64)] = None,
 ) -> JSONResponse | StreamingResponse:

@@ -2,7 +2,8 @@
 
 Idempotent per (agent, ``turnKey``, ``attempt``): a repeated call returns the stored review.
 Concurrent identical calls race on a unique constraint; the loser rolls back (the review row
-is the request's first write, so nothing else is lost) and returns the winner's review.
+is its write transaction's first statement, so nothing else is lost) and returns the
+winner's review.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from vigia.agents.schemas import AgentConfig
 from vigia.agents.service import resolve
 from vigia.conversations.models import Conversation
 from vigia.conversations.service import add_message, get_conversation, set_handoff
+from vigia.db.session import session_scope, write_scope
 from vigia.errors import NotFound
 from vigia.guardrails.checks import (
     OutputContext,
@@ -96,39 +98,46 @@ def evaluate(config: AgentConfig, request: ReviewRequest) -> dict[str, object]:
     }
 
 
-def review_output(
-    session: Session, key: KeyContext, agent_id: str, request: ReviewRequest
-) -> ReviewResponse:
-    """Reviews (or returns the stored review of) one attempt of one turn."""
-    agent = external_agent(session, key, agent_id)
-    existing = stored_review(session, agent.id, request.turnKey, request.attempt)
-    if existing is not None:
-        return _response(existing)
-    conversation = thread_of(session, agent, request.threadId) if request.threadId else None
-    config = resolve(session, agent, key.env).config
+def review_output(key: KeyContext, agent_id: str, request: ReviewRequest) -> ReviewResponse:
+    """Reviews (or returns the stored review of) one attempt of one turn.
+
+    Reads in one session, runs the checks outside any transaction, then stores the review
+    (and its trace in the thread) in one short write transaction.
+    """
+    with session_scope() as session:
+        agent = external_agent(session, key, agent_id)
+        existing = stored_review(session, agent.id, request.turnKey, request.attempt)
+        if existing is not None:
+            return _response(existing)
+        conversation_id = None
+        if request.threadId:
+            conversation_id = thread_of(session, agent, request.threadId).id
+        config = resolve(session, agent, key.env).config
     result = evaluate(config, request)
-    row = OutputReview(
-        workspace_id=agent.workspace_id,
-        agent_id=agent.id,
-        turn_key=request.turnKey,
-        attempt=request.attempt,
-        conversation_id=conversation.id if conversation else None,
-        verdict=str(result["verdict"]),
-        action=str(result["action"]),
-        result=result,
-    )
-    session.add(row)
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        winner = stored_review(session, agent.id, request.turnKey, request.attempt)
-        if winner is None:  # pragma: no cover - the constraint fired, so the row exists
-            raise
-        return _response(winner)
-    if conversation is not None:
-        _record_in_conversation(session, conversation, row, request)
-    return _response(row)
+    with write_scope() as session:
+        row = OutputReview(
+            workspace_id=agent.workspace_id,
+            agent_id=agent.id,
+            turn_key=request.turnKey,
+            attempt=request.attempt,
+            conversation_id=conversation_id,
+            verdict=str(result["verdict"]),
+            action=str(result["action"]),
+            result=result,
+        )
+        session.add(row)
+        try:
+            session.flush()
+        except IntegrityError:
+            session.rollback()
+            winner = stored_review(session, agent.id, request.turnKey, request.attempt)
+            if winner is None:  # pragma: no cover - the constraint fired, so the row exists
+                raise
+            return _response(winner)
+        if conversation_id is not None:
+            conversation = thread_of(session, agent, conversation_id)
+            _record_in_conversation(session, conversation, row, request)
+        return _response(row)
 
 
 def _record_in_conversation(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from vigia.db.session import write_scope
 from vigia.errors import Conflict, NotFound
 from vigia.worlds import conversations, personal
 from vigia.worlds.catalog import resolve_scope
@@ -133,7 +134,11 @@ def _deltas(text: str) -> Iterator[str]:
 def turn_events(
     session: Session, user: WorldUser, request: ChatRequest, prepared: Prepared
 ) -> Iterator[TurnEvent]:
-    """Runs one turn, yielding ``node``, ``answer_delta`` and a final ``answer`` event."""
+    """Runs one turn, yielding ``node``, ``answer_delta`` and a final ``answer`` event.
+
+    ``session`` serves the reads; the conversation and its two messages are written at the
+    end in one write transaction of their own.
+    """
     route = choose_lens(request.message)
     yield node("route", "think", "Choose a lens", route.reason, "active")
     yield node("route", "think", "Choose a lens", f"lens: {route.lens}", "done")
@@ -164,21 +169,26 @@ def turn_events(
         yield AnswerDeltaEvent(text=piece)
     yield node("compose", "think", "Write the answer", f"{len(headline)} characters", "done")
 
-    conversation = prepared.conversation or conversations.create(
-        session, user, request.version, conversations.title_from(request.message)
-    )
-    envelope = ChatEnvelope(
-        headline=headline,
-        lens=route.lens,
-        route=route_out(route, answer),
-        scope=scope_out(request.version, prepared.scope_paths),
-        sources=sources_out(answer),
-        conversation_id=conversation.id,
-        personal_sources=personal_hits or None,
-    )
-    stored = envelope.model_dump(mode="json", exclude_none=True)
-    conversations.append(session, conversation, "user", request.message)
-    conversations.append(session, conversation, "assistant", headline, stored)
+    with write_scope() as writer:  # the turn's only writes, in one short transaction
+        conversation = (
+            conversations.writable(writer, user, prepared.conversation.id)
+            if prepared.conversation is not None
+            else conversations.create(
+                writer, user, request.version, conversations.title_from(request.message)
+            )
+        )
+        envelope = ChatEnvelope(
+            headline=headline,
+            lens=route.lens,
+            route=route_out(route, answer),
+            scope=scope_out(request.version, prepared.scope_paths),
+            sources=sources_out(answer),
+            conversation_id=conversation.id,
+            personal_sources=personal_hits or None,
+        )
+        stored = envelope.model_dump(mode="json", exclude_none=True)
+        conversations.append(writer, conversation, "user", request.message)
+        conversations.append(writer, conversation, "assistant", headline, stored)
     yield AnswerEvent(conversation_id=conversation.id, message=envelope)
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
 from vigia.db.session import session_scope
-from vigia.deps import Db
+from vigia.deps import Db, WriteSlot
 from vigia.errors import Unauthorized, VigiaError
 from vigia.fields import RowId
 from vigia.sse import event_stream_response, sse_line
@@ -55,9 +55,11 @@ from vigia.worlds.schemas import (
 router = APIRouter(tags=["worlds"])
 
 
-def current_user(request: Request, session: Db) -> WorldUser:
-    """The logged-in user of the ``sherpa_session`` cookie, or 401."""
-    return users.user_for_token(session, request.cookies.get(users.COOKIE))
+def current_user(request: Request) -> WorldUser:
+    """The logged-in user of the ``sherpa_session`` cookie, or 401 (a short session of its
+    own: the connection is free again before a chat turn's long work)."""
+    with session_scope() as session:
+        return users.user_for_token(session, request.cookies.get(users.COOKIE))
 
 
 CurrentUser = Annotated[WorldUser, Depends(current_user)]
@@ -89,19 +91,19 @@ def logout(request: Request, response: Response, session: Db) -> DoneOut:
     return DoneOut()
 
 
-def _drain(session: Session, user: WorldUser, body: ChatRequest) -> ChatEnvelope:
-    prepared = prepare(session, user, body)
-    answers = [
-        event
-        for event in turn_events(session, user, body, prepared)
-        if isinstance(event, AnswerEvent)
-    ]
+def _drain(user: WorldUser, body: ChatRequest) -> ChatEnvelope:
+    with session_scope() as session:
+        answers = [
+            event
+            for event in turn_events(session, user, body, prepare(session, user, body))
+            if isinstance(event, AnswerEvent)
+        ]
     return answers[-1].message
 
 
 @router.post("/chat", response_model=ChatEnvelope, response_model_exclude_none=True)
-def chat(body: ChatRequest, user: CurrentUser, session: Db) -> ChatEnvelope:
-    return _drain(session, user, body)
+def chat(body: ChatRequest, slot: WriteSlot, user: CurrentUser) -> ChatEnvelope:
+    return _drain(user, body)
 
 
 @router.get(
@@ -110,8 +112,8 @@ def chat(body: ChatRequest, user: CurrentUser, session: Db) -> ChatEnvelope:
     responses={200: event_stream_response(StreamEvent, "node, answer_delta… then answer")},
 )
 def chat_stream(
+    slot: WriteSlot,
     user: CurrentUser,
-    session: Db,
     message: Annotated[str, Query(min_length=1, max_length=MAX_MESSAGE)],
     version: Annotated[str, Query(pattern=VERSION_PATTERN)] = "v1",
     conversation_id: RowId | None = None,
@@ -127,7 +129,8 @@ def chat_stream(
         scope_paths=scope_paths or [],
         personal=personal,
     )
-    prepare(session, user, body)  # 401/403/404/409/422 before the stream starts
+    with session_scope() as session:
+        prepare(session, user, body)  # 401/403/404/409/422 before the stream starts
     user_id = user.id
 
     def events() -> Iterator[str]:

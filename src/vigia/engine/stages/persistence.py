@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from vigia.conversations import service as conversations
 from vigia.db.base import table_of, utcnow
-from vigia.db.session import session_scope
+from vigia.db.session import write_scope
 from vigia.engine.events import TurnResult
 from vigia.engine.models import Run, RunStage
 from vigia.engine.stages.budget import settle
@@ -82,7 +82,7 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
     """Stores the conversation turn and its run. A blocked input is never stored as a message,
     except during a handoff, where the operator sees it, flagged (never model input)."""
     request = turn.request
-    with session_scope() as session:
+    with write_scope() as session:
         run = _run_values(turn, model)
         run.update(
             status=result.status,
@@ -110,7 +110,7 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
 
 def save_failed_run(turn: Turn, model: str, error: str) -> None:
     """Records a run whose model failed; no message is stored."""
-    with session_scope() as session:
+    with write_scope() as session:
         run = _run_values(turn, model)
         run.update(status="error", error=error[:2000])
         _write_run(session, turn, run)
