@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from vigia.agents.service import AgentRow, find_agent_row, resolve
 from vigia.conversations import service as conversations
 from vigia.db.base import new_id
-from vigia.db.session import session_scope
+from vigia.db.session import session_scope, write_scope
 from vigia.engine.cost import expected_cost_usd
 from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.stages import budget
@@ -76,7 +76,7 @@ def _reserve(turn: Turn, workspace: budget.BudgetOwner) -> None:
     if expected <= 0:
         return
     with turn.trace.timed("budget_reservation") as record:
-        with session_scope() as session:
+        with write_scope() as session:
             state = budget.reserve(session, workspace, turn.run_id, expected)
             record.detail = {"expected_usd": expected, **state.detail()}
             if state.pauses:
