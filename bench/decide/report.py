@@ -18,7 +18,7 @@ import collections
 from typing import Any
 
 import numpy as np
-from bench.decide.metrics import ece
+from bench.decide.metrics import ece, ece_floor
 from bench.decide.tasks import Task
 
 from vigia.decide import service
@@ -59,6 +59,7 @@ def figures(
         "n": float(len(answers)),
         "accuracy": float(correct.mean()),
         "ece": ece(top, correct),
+        "ece_floor": ece_floor(top),
         "mean_p": float(top.mean()),
         "answered": float(answered.mean()),
         "selective_accuracy": float(correct[answered].mean()) if answered.any() else float("nan"),
@@ -107,16 +108,15 @@ def evaluate_task(
 def table(results: dict[str, dict[str, dict[str, float]]]) -> str:
     """A Markdown table of every task and language."""
     lines = [
-        "| set | lang | n | accuracy | ECE | mean p | answered | selective acc. | extra |",
+        "| set | lang | n | accuracy | ECE (floor) | mean p | answered | selective acc. | extra |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, parts in results.items():
         for lang, f in parts.items():
-            extra = ", ".join(
-                f"{k} {f[k]:.3f}" for k in ("mae", "oos_abstain") if k in f
-            )
+            extra = ", ".join(f"{k} {f[k]:.3f}" for k in ("mae", "oos_abstain") if k in f)
             lines.append(
-                f"| {name} | {lang} | {int(f['n'])} | {f['accuracy']:.3f} | {f['ece']:.3f} | "
+                f"| {name} | {lang} | {int(f['n'])} | {f['accuracy']:.3f} | "
+                f"{f['ece']:.3f} ({f.get('ece_floor', float('nan')):.3f}) | "
                 f"{f['mean_p']:.3f} | {f['answered']:.3f} | {f['selective_accuracy']:.3f} | "
                 f"{extra} |"
             )

@@ -7,8 +7,8 @@ question (``schemas.Question``), so the product reads them exactly as a caller's
   ``book flight``); SIB-200 topic names in the language of the text (translated once, the
   7 bare words below). Never descriptions.
 - **binary**: from the intent and topic sets: each state is asked about its true label
-  or about another label drawn at random, half each, as a yes/no ask in English, Spanish
-  or Portuguese (two phrasings per language, picked at random).
+  and about another label drawn at random (so half the rows are yes), as a yes/no ask in
+  English, Spanish or Portuguese (two phrasings per language, picked at random).
 - **scale**: urgency ``low < medium < high`` (es ``baja/media/alta``, pt
   ``baixa/média/alta``), levels derived from the intent labels of Banking77 and CLINC150 by
   the fixed mapping in ``urgency.py``; equal counts per level.
@@ -31,7 +31,9 @@ from vigia.decide.texts import humanise
 Kind = Literal["choice", "scale", "binary"]
 
 TOPICS = {
-    "science/technology": {"en": "science/technology", "es": "ciencia/tecnología", "pt": "ciência/tecnologia"},
+    "science/technology": {
+        "en": "science/technology", "es": "ciencia/tecnología", "pt": "ciência/tecnologia"
+    },
     "travel": {"en": "travel", "es": "viajes", "pt": "viagens"},
     "politics": {"en": "politics", "es": "política", "pt": "política"},
     "sports": {"en": "sports", "es": "deportes", "pt": "esportes"},
@@ -91,20 +93,22 @@ def binary_task(
     seed: int,
     lang: str | None = None,
 ) -> Task:
-    """Yes/no about the true label or another one, half each; asks in ``lang`` or all three."""
+    """Each state asked twice: about its true label (yes) and about another label drawn at
+    random (no), so the task is exactly half yes; asks in ``lang`` or in one of the three
+    languages drawn per row."""
     rng = random.Random(seed)
     labels = sorted({label for _, label in pairs})
     task = Task(name, "binary", dataset, split)
     for text, label in pairs:
-        ask_lang = lang or rng.choice(LANGUAGES)
-        yes = rng.random() < 0.5
-        asked = label if yes else rng.choice([other for other in labels if other != label])
-        if asked in TOPICS:
-            template, words = rng.choice(TOPIC_ASKS[ask_lang]), TOPICS[asked][ask_lang]
-        else:
-            template, words = rng.choice(INTENT_ASKS[ask_lang]), humanise(asked)
-        task.rows.append((text, {"type": "binary", "ask": template.format(words)}, yes))
-        task.langs.append(ask_lang)
+        other = rng.choice([candidate for candidate in labels if candidate != label])
+        for asked, yes in ((label, True), (other, False)):
+            ask_lang = lang or rng.choice(LANGUAGES)
+            if asked in TOPICS:
+                template, words = rng.choice(TOPIC_ASKS[ask_lang]), TOPICS[asked][ask_lang]
+            else:
+                template, words = rng.choice(INTENT_ASKS[ask_lang]), humanise(asked)
+            task.rows.append((text, {"type": "binary", "ask": template.format(words)}, yes))
+            task.langs.append(ask_lang)
     return task
 
 
@@ -144,7 +148,7 @@ def all_tasks(parts: dict[str, Pairs]) -> list[Task]:
             pairs = parts[f"sib_{lang}_{split}"]
             tasks.append(choice_task(f"sib200_{lang}_{split}", "sib200", role, pairs, lang))  # type: ignore[arg-type]
     binary_sources = [
-        ("clinc150_fit", "clinc150", "fit", parts["clinc_calib"], None),
+        ("clinc150_fit", "clinc150", "fit", parts["clinc_shots"] + parts["clinc_calib"], None),
         ("clinc150_val", "clinc150", "report", parts["clinc_val"], None),
         ("banking77_fit", "banking77", "fit", parts["banking_fit"], None),
         ("banking77_eval", "banking77", "report", parts["banking_eval"], None),
@@ -167,4 +171,6 @@ def all_tasks(parts: dict[str, Pairs]) -> list[Task]:
 
 def texts_of(tasks: list[Task]) -> list[str]:
     """Every state of the tasks (what must be embedded)."""
-    return list(dict.fromkeys(t for task in tasks for t in [*(r[0] for r in task.rows), *task.out_of_scope]))
+    return list(
+        dict.fromkeys(t for task in tasks for t in [*(r[0] for r in task.rows), *task.out_of_scope])
+    )

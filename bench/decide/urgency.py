@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from bench.decide.datasets import Pairs
+
 from vigia.language import word_set
 
 HIGH = word_set(
