@@ -117,7 +117,7 @@ def cached_encoder(names: list[str], texts: list[str]) -> TextEncoder:
         if path.exists():
             stored = np.load(path)
             known = dict(zip(stored["texts"].tolist(), stored["vectors"], strict=True))
-        encoder = StoredEmbedder(get_embedder(name), known)  # type: ignore[arg-type]
+        encoder = StoredEmbedder(get_embedder(name), known)
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
             started = time.perf_counter()

@@ -21,7 +21,7 @@ def evaluate_examples(
     calibration: Calibration,
     questions: list[FewShot],
     out_of_scope: list[str],
-) -> dict[str, dict[str, float]]:
+) -> dict[str, dict[str, dict[str, float]]]:
     """Figures of questions with examples through the product, per type and dataset
     (``abstain`` at the calibrated default with examples). Out-of-scope states are asked
     the CLINC150 choice too (``oos_abstain``: share that abstains)."""
@@ -119,7 +119,7 @@ def latency(
         workspace = create_workspace(session, "bench")
         workspace.decide_quota_tokens = 10**12
         key = create_key(session, workspace, scopes=["decide"], rpm=10_000).secret
-    service.get_calibration = lambda: calibration
+    service.get_calibration = lambda: calibration  # type: ignore[assignment]
     headers = {"Authorization": f"Bearer {key}"}
     model_ms, http_ms = [], []
     with TestClient(create_app()) as client:

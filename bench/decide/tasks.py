@@ -147,7 +147,8 @@ def all_tasks(parts: dict[str, Pairs]) -> list[Task]:
         for split, role in (("train", "fit"), ("dev", "report")):
             pairs = parts[f"sib_{lang}_{split}"]
             tasks.append(choice_task(f"sib200_{lang}_{split}", "sib200", role, pairs, lang))  # type: ignore[arg-type]
-    binary_sources = [
+    Source = tuple[str, str, str, Pairs, str | None]
+    binary_sources: list[Source] = [
         ("clinc150_fit", "clinc150", "fit", parts["clinc_shots"] + parts["clinc_calib"], None),
         ("clinc150_val", "clinc150", "report", parts["clinc_val"], None),
         ("banking77_fit", "banking77", "fit", parts["banking_fit"], None),
@@ -158,8 +159,9 @@ def all_tasks(parts: dict[str, Pairs]) -> list[Task]:
         for lang in LANGUAGES
         for split, role in (("train", "fit"), ("dev", "report"))
     ]
-    for seed, (name, dataset, role, pairs, lang) in enumerate(binary_sources):
-        tasks.append(binary_task(f"binary_{name}", dataset, role, pairs, 100 + seed, lang))  # type: ignore[arg-type]
+    for seed, (name, dataset, role, pairs, ask_lang) in enumerate(binary_sources):
+        task = binary_task(f"binary_{name}", dataset, role, pairs, 100 + seed, ask_lang)  # type: ignore[arg-type]
+        tasks.append(task)
     tasks += [
         scale_task("urgency_banking77_fit", "banking77", "fit", parts["banking_fit"], 201),
         scale_task("urgency_banking77_eval", "banking77", "report", parts["banking_eval"], 202),
