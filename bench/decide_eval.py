@@ -1,19 +1,15 @@
 """Decisions benchmark: accuracy, calibration, abstention and latency of ``/v1/decide``.
 
-Fits on one part of the development data and reports on another held back:
+Dev tasks with bare labels (``bench/decide/tasks.py``): choice over SIB-200 topics
+(es/pt/en), SLURP, CLINC150 and Banking77 intents; binary yes/no asks built from them; an
+urgency scale derived from intent labels. ``--fit`` fits the calibration on the ``fit``
+parts (CLINC150 train, Banking77 train, SIB-200 train) and rewrites
+``src/vigia/decide/calibration.json``; the report is always on the other parts (CLINC150
+val, Banking77 held-out rows, SIB-200 dev, SLURP devel: never fitted on).
+``--heldout`` refits without each dataset in turn and reports that dataset's sets.
 
-- CLINC150: 10 examples per intent from ``train`` are the shots, 10 more per intent (and
-  ``oos_train``) are the calibration set ``--fit`` uses; figures are on ``val`` and
-  ``oos_val``, never used for fitting or for choosing option texts.
-- Banking77 (``train`` only here): 10 shots and 20 held-out queries per intent; reported
-  only, never fitted on (it checks that the CLINC-fitted constants transfer).
-
-Zero-shot options are the intents' humanised names with a short description (CLINC150,
-written once below without looking at held-out errors) or the names alone (Banking77).
-
-Run: ``.venv/bin/python bench/decide_eval.py [--fit] [--encoders use|use,e5]``. Vectors
-of the data are cached under ``bench/.out/``; ``--fit`` rewrites
-``src/vigia/decide/calibration.json``.
+Run: ``.venv/bin/python bench/decide_eval.py [--fit] [--heldout]``. Vectors of the data are
+cached under ``bench/.out/``; the report is also written to ``bench/.out/decide-report.json``.
 """
 
 from __future__ import annotations
@@ -27,87 +23,84 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from bench.decide.datasets import CLINC_DESCRIPTIONS, cached_encoder, splits  # noqa: E402
+from bench.decide.datasets import OUT, cached_encoder, splits  # noqa: E402
+from bench.decide.descriptions import CLINC_DESCRIPTIONS  # noqa: E402
+from bench.decide.examples import fewshot_questions  # noqa: E402
 from bench.decide.fitting import fit  # noqa: E402
-from bench.decide.runner import SPEC_QUESTIONS, evaluate, latency, with_examples  # noqa: E402
+from bench.decide.report import evaluate_task, table  # noqa: E402
+from bench.decide.runner import SPEC_QUESTIONS, evaluate_examples, latency  # noqa: E402
+from bench.decide.tasks import Task, all_tasks, texts_of  # noqa: E402
 
 from vigia.decide import calibration as calib_module  # noqa: E402
 from vigia.decide.calibration import get_calibration  # noqa: E402
-from vigia.decide.texts import humanise, option_text  # noqa: E402
+
+
+def sentence_style(task: Task) -> Task:
+    """CLINC150 val with the team's one-line descriptions as options (reported only)."""
+    question = task.rows[0][1]
+    keys = [key.replace(" ", "_") for key in question["options"]]
+    described = {**question, "options": {key: CLINC_DESCRIPTIONS[key] for key in keys}}
+    rows = [(s, described, str(a).replace(" ", "_")) for s, _, a in task.rows]
+    return Task("clinc150_val_descriptions", "choice", "clinc150", "report", rows, task.langs)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit and rewrite calibration.json")
-    parser.add_argument(
-        "--encoders", default=None, help="zero-shot: use | e5 | use,e5 (default: shipped)"
-    )
-    parser.add_argument(
-        "--examples-encoders",
-        default=None,
-        help="with examples: use | e5 | use,e5 (default: shipped)",
-    )
+    parser.add_argument("--heldout", action="store_true", help="leave-one-dataset-out figures")
+    parser.add_argument("--no-examples", action="store_true", help="skip the 10-shot figures")
     parser.add_argument("--latency-requests", type=int, default=200)
     args = parser.parse_args()
-    calibration = get_calibration()
-    names = args.encoders.split(",") if args.encoders else list(calibration.encoders)
-    example_names = (
-        args.examples_encoders.split(",")
-        if args.examples_encoders
-        else list(calibration.encoders_examples)
-    )
     parts = splits()
-    clinc = sorted({i for _, i in parts["clinc_shots"]})
-    banking = sorted({i for _, i in parts["banking_shots"]})
-    clinc_texts = [option_text(i, CLINC_DESCRIPTIONS[i]) for i in clinc]
-    banking_texts = [humanise(i) for i in banking]
-    everything = [t for pairs in parts.values() for t, _ in pairs] + clinc_texts + banking_texts
-    encoder = cached_encoder(list(dict.fromkeys(names + example_names)), everything)
-    if (
-        args.fit
-        or set(names) != set(calibration.encoders)
-        or set(example_names) != set(calibration.encoders_examples)
-    ):
-        calibration = fit(encoder, names, example_names, parts)
-        print("fitted:", json.dumps(calibration.to_json()))
+    tasks = all_tasks(parts)
+    report_tasks = [t for t in tasks if t.split == "report"]
+    report_tasks.insert(1, sentence_style(report_tasks[0]))
+    for kind, prefix in (("choice", "sib200"), ("binary", "binary_sib200")):
+        sib = [t for t in report_tasks if t.name.startswith(prefix) and t.kind == kind]
+        merged = Task(f"{prefix}_dev_pooled", kind, "sib200", "report")
+        for task in sib:
+            merged.rows += task.rows
+            merged.langs += task.langs
+        report_tasks.insert(report_tasks.index(sib[-1]) + 1, merged)
+    encoder = cached_encoder(["use", "e5"], texts_of(tasks))
+    calibration = get_calibration()
     if args.fit:
+        calibration, _ = fit(encoder, calibration, tasks, parts)
         calib_module.CALIBRATION_FILE.write_text(json.dumps(calibration.to_json(), indent=2) + "\n")
-        print(f"wrote {calib_module.CALIBRATION_FILE.relative_to(ROOT)}")
-    report: dict[str, object] = {"model": calibration.model, "encoders": calibration.encoders}
-    for name, shots in (("zero_shot", None), ("10_shot", "clinc_shots")):
-        report[f"clinc150_{name}"] = evaluate(
-            encoder,
-            calibration,
-            clinc,
-            clinc_texts,
-            parts["clinc_val"],
-            parts[shots] if shots else None,
-            parts["clinc_oos_val"],
+        print(f"wrote {calib_module.CALIBRATION_FILE.relative_to(ROOT)}", file=sys.stderr)
+    report: dict[str, object] = {"model": calibration.model, "calibration": calibration.to_json()}
+    dev = {t.name: evaluate_task(encoder, calibration, t) for t in report_tasks}
+    report["dev"] = dev
+    print("## Dev sets (bare labels), shipped calibration\n\n" + table(dev))
+    if not args.no_examples:
+        questions = fewshot_questions(parts, fit=False)
+        oos = [t for t, _ in parts["clinc_oos_val"]]
+        shots = evaluate_examples(encoder, calibration, questions, oos)
+        report["examples"] = shots
+        print(
+            "\n## With examples (10 per option; binary and scale 5 per answer)\n\n" + table(shots)
         )
-    for name, shots in (("zero_shot", None), ("10_shot", "banking_shots")):
-        report[f"banking77_{name}"] = evaluate(
-            encoder,
-            calibration,
-            banking,
-            banking_texts,
-            parts["banking_eval"],
-            parts[shots] if shots else None,
-        )
-    messages = [t for t, _ in parts["clinc_val"][:: max(1, 3000 // args.latency_requests)]]
+    if args.heldout:
+        held: dict[str, dict[str, dict[str, float]]] = {}
+        for dataset in ("clinc150", "banking77", "sib200"):
+            kept = [t for t in tasks if t.dataset != dataset]
+            refit, _ = fit(encoder, calibration, kept, parts, exclude=dataset)
+            for task in report_tasks:
+                if task.dataset == dataset:
+                    held[f"{task.name} (fit without {dataset})"] = evaluate_task(
+                        encoder, refit, task
+                    )
+        report["heldout"] = held
+        print("\n## Held out: fitted without the set's dataset\n\n" + table(held))
+    warm_and_timed = args.latency_requests + 5  # the first 5 embed the question texts
+    states = [t for t, _ in parts["clinc_val"]]
+    step = max(1, len(states) // warm_and_timed)
     report["latency_3_questions"] = latency(
-        calibration, messages[: args.latency_requests + 5], SPEC_QUESTIONS
-    )
-    step = max(1, 3000 // args.latency_requests)
-    others = [t for t, _ in parts["clinc_val"][step // 2 :: step]]  # states not yet embedded
-    report["latency_3_questions_with_examples"] = latency(
-        calibration, others[: args.latency_requests // 4 + 5], with_examples(SPEC_QUESTIONS)
+        calibration, states[::step][:warm_and_timed], SPEC_QUESTIONS
     )
     report["cores"] = os.cpu_count() or 0
-    print(json.dumps(report, indent=2, default=lambda v: round(v, 4)))
-    for section, figures in report.items():
-        if isinstance(figures, dict) and "accuracy" in figures:
-            line = ", ".join(f"{k} {v:.4f}" for k, v in figures.items())
-            print(f"{section}: {line}")
+    print("\nlatency:", json.dumps(report["latency_3_questions"]))
+    (OUT / "decide-report.json").write_text(json.dumps(report, indent=1, default=float))
 
 
 if __name__ == "__main__":

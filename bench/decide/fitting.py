@@ -1,228 +1,260 @@
-"""Fits the decision model's constants on the development data (``--fit``).
+"""Fits the decision model's calibration on the fit parts of the dev tasks (``--fit``).
 
-Vectorised over the calibration set; the examples classifier and the binary asks' logistic
-curve are fitted with the product's own trainers (``vigia.decide.fewshot``,
-``vigia.logistic``).
+Everything is read through the product's own code (``inference.read_zero_shot``,
+``inference.classifier_for``); only the maps from readings to probabilities are fitted
+here, each pooled over several datasets and languages, on features that any question has:
+
+- choice: log inverse temperature, linear in ``CHOICE_FEATURES``, by NLL over the full
+  questions and one random sub-question (2–20 options) per row, so every size is seen;
+- binary: logistic regression of the answer on ``BINARY_FEATURES``;
+- scale: ordered-logit slope (≥ 0: closer to a level never means less of it) and spacing;
+- examples: log inverse temperature of the classifier's logits, linear in
+  ``EXAMPLES_FEATURES``, by NLL over choice, binary and scale questions with examples
+  (CLINC150, Banking77, SIB-200 es/pt/en: ``examples.py``);
+- defaults: per type, the lowest ``min_confidence`` at which every fit dataset's answered
+  questions are right ≥ 90 % with 95 % confidence (the strictest dataset wins).
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 import math
-import sys
-from dataclasses import replace
+import random
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
-from bench.decide.datasets import CLINC_DESCRIPTIONS, Pairs
-from bench.decide.metrics import ece, entropy_confidence, log_softmax, threshold_for
+from bench.decide.datasets import Pairs
+from bench.decide.examples import FewShot, fewshot_questions
+from bench.decide.metrics import safe_threshold
+from bench.decide.tasks import Task
 
-from vigia.decide import fewshot, scoring
-from vigia.decide.calibration import Calibration, get_calibration
-from vigia.decide.encoder import TextEncoder
-from vigia.decide.texts import humanise, option_text
-from vigia.logistic import fit_binary
+from vigia.decide import inference, scoring
+from vigia.decide.calibration import TYPES, Calibration, Linear
+from vigia.decide.encoder import TextEncoder, embed_states
+from vigia.decide.schemas import Question
+from vigia.decide.texts import StateText
+from vigia.language import detect_language
+from vigia.logistic import fit_binary, lbfgs
 
-DEFAULT_RISK = 0.05
-
-
-def scores_for(
-    weights: dict[str, float], states: dict[str, np.ndarray], options: dict[str, np.ndarray]
-) -> np.ndarray:
-    """Zero-shot scores: weighted cosine of every state to every option text."""
-    total = np.zeros((len(next(iter(states.values()))), len(next(iter(options.values())))))
-    for name, weight in weights.items():
-        total += weight * (states[name].astype(np.float64) @ options[name].T.astype(np.float64))
-    return total
+CHOICE_FEATURES = ("bias", "log_options", "margin")
+BINARY_FEATURES = ("bias", "ask_z", "state_z", "overlap", "cross_lingual", "lang_es", "lang_pt")
+EXAMPLES_FEATURES = ("bias", "log_options")
+SUB_SIZES = (2, 3, 4, 5, 7, 10, 15, 20)
+TARGET_ACCURACY = 0.90
 
 
-def fewshot_logits(
-    encoder: TextEncoder,
-    weights: dict[str, float],
-    l2: float,
-    text_weight: float,
-    option_texts: list[str],
-    shots: Pairs,
-    intents: list[str],
-    queries: list[list[str]],
-) -> list[np.ndarray]:
-    """Logits of the product's examples classifier (fitted once) for each list of queries."""
-    names = list(weights)
-    rows = encoder.embed([*option_texts, *(t for t, _ in shots)], names)
-    labels = np.array([*range(len(option_texts)), *(intents.index(i) for _, i in shots)])
-    row_weights = np.array([text_weight] * len(option_texts) + [1.0] * len(shots))
-    classifier = fewshot.fit(rows, labels, row_weights, len(option_texts), weights, l2)
-    return [classifier.logits(encoder.embed(texts, names)) for texts in queries]
+@dataclass
+class Readings:
+    """The zero-shot readings of a task's rows, with the index of the right candidate."""
+
+    task: Task
+    readings: list[scoring.Reading]
+    labels: list[int]
 
 
-def fit_temperature(scores: np.ndarray, labels: np.ndarray) -> float:
-    """Temperature minimising the negative log-likelihood (golden-section on log T)."""
-
-    def nll(log_t: float) -> float:
-        return float(-log_softmax(scores / math.exp(log_t))[np.arange(len(labels)), labels].mean())
-
-    low, high = math.log(1e-3), math.log(1.0)
-    ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
-        a, b = high - ratio * (high - low), low + ratio * (high - low)
-        if nll(a) < nll(b):
-            high = b
-        else:
-            low = a
-    return round(math.exp((low + high) / 2), 5)
+def read_task(encoder: TextEncoder, calibration: Calibration, task: Task) -> Readings:
+    """Reads every row of ``task`` with the product's zero-shot reader."""
+    plans: dict[int, inference.Plan] = {}
+    readings, labels = [], []
+    for state, wire, answer in task.rows:
+        if id(wire) not in plans:
+            plans[id(wire)] = inference.plan_question(Question.model_validate(wire))
+        plan = plans[id(wire)]
+        readings.append(inference.read_zero_shot(state, [plan], encoder, calibration)[0])
+        labels.append(int(not answer) if task.kind == "binary" else plan.keys.index(str(answer)))
+    return Readings(task, readings, labels)
 
 
-def fit_ece_temperature(scores: np.ndarray, labels: np.ndarray, around: float) -> float:
-    """Temperature minimising the 15-bin ECE of top-label probabilities (grid near ``around``)."""
-
-    def error(temperature: float) -> float:
-        probabilities = np.exp(log_softmax(scores / temperature))
-        correct = (probabilities.argmax(1) == labels).astype(float)
-        return ece(probabilities.max(1), correct)
-
-    grid = [around * math.exp(step / 200) for step in range(-60, 61)]
-    best: float = min(grid, key=error)
-    return round(best, 5)
+def _padded(rows: list[tuple[np.ndarray, dict[str, float], int]], features: tuple[str, ...]):
+    """Scores padded to one matrix (mask for absent candidates), features, labels."""
+    width = max(len(s) for s, _, _ in rows)
+    scores = np.zeros((len(rows), width))
+    mask = np.zeros((len(rows), width), dtype=bool)
+    for i, (s, _, _) in enumerate(rows):
+        scores[i, : len(s)], mask[i, : len(s)] = s, True
+    x = np.array([[1.0 if f == "bias" else values[f] for f in features] for _, values, _ in rows])
+    return scores, mask, x, np.array([label for _, _, label in rows])
 
 
-def sub_question_confidences(
-    scores: np.ndarray, labels: np.ndarray, temperature: float, sizes: list[int], seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Confidence and correctness on random sub-questions of k options (label −1: none fits)."""
-    rng = np.random.default_rng(seed)
+def fit_inverse_temperature(
+    rows: list[tuple[np.ndarray, dict[str, float], int]], features: tuple[str, ...]
+) -> Linear:
+    """``log k = w · f`` minimising the NLL of softmax(k · scores) (rows of any width)."""
+    scores, mask, x, labels = _padded(rows, features)
+    picked = scores[np.arange(len(rows)), labels]
+
+    def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
+        k = np.exp(np.clip(x @ w, -20, 20))
+        z = np.where(mask, scores * k[:, None], -np.inf)
+        top = z.max(axis=1, keepdims=True)
+        p = np.exp(z - top)
+        total = p.sum(axis=1, keepdims=True)
+        p /= total
+        loss = float((np.log(total[:, 0]) + top[:, 0] - picked * k).mean())
+        expected = (np.where(mask, p * scores, 0.0)).sum(axis=1)
+        gradient = ((expected - picked) * k) @ x / len(rows)
+        return loss, gradient
+
+    start = np.zeros(len(features))
+    start[0] = math.log(10.0)
+    weights = lbfgs(objective, start, iterations=200)
+    return Linear({f: round(float(w), 5) for f, w in zip(features, weights, strict=True)})
+
+
+def choice_rows(readings: list[Readings], seed: int = 5) -> list[tuple[np.ndarray, dict, int]]:
+    """Full questions plus one random sub-question (2–20 options, right one kept) per row."""
+    rng = random.Random(seed)
+    rows = []
+    for part in readings:
+        for reading, label in zip(part.readings, part.labels, strict=True):
+            h, languages = reading.closeness, reading.features
+            rows.append((h, scoring.choice_features(h, languages), label))
+            sizes = [k for k in SUB_SIZES if k < len(h)]
+            if sizes:
+                k = rng.choice(sizes)
+                others = rng.sample([i for i in range(len(h)) if i != label], k - 1)
+                chosen = [label, *others]
+                rng.shuffle(chosen)
+                sub = h[chosen]
+                rows.append((sub, scoring.choice_features(sub, languages), chosen.index(label)))
+    return rows
+
+
+def fit_binary_map(readings: list[Readings]) -> Linear:
+    """Logistic regression of yes/no on the binary features (label 0 = yes)."""
+    x = np.array(
+        [[r.features[f] for f in BINARY_FEATURES[1:]] for part in readings for r in part.readings]
+    )
+    y = np.array([1.0 - label for part in readings for label in part.labels])
+    weights, intercept = fit_binary(x, y, l2=1e-4)
+    values = {"bias": intercept, **dict(zip(BINARY_FEATURES[1:], weights, strict=True))}
+    return Linear({f: round(float(v), 5) for f, v in values.items()})
+
+
+def fit_scale(readings: list[Readings]) -> tuple[float, float]:
+    """Ordered-logit slope (≥ 0) and spacing by NLL on a grid."""
+    trends = [
+        (scoring.trend(r.closeness), len(r.closeness), label)
+        for part in readings
+        for r, label in zip(part.readings, part.labels, strict=True)
+    ]
+
+    def nll(slope: float, spacing: float) -> float:
+        total = 0.0
+        for value, levels, label in trends:
+            p = scoring.ordered_probabilities(slope * value, levels, spacing)
+            total -= math.log(max(float(p[label]), 1e-12))
+        return total / len(trends)
+
+    slopes = [0.5 * i for i in range(41)]
+    spacings = [0.25 * math.exp(i / 10) for i in range(41)]
+    best = min(((s, t) for s in slopes for t in spacings), key=lambda st: nll(*st))
+    return round(best[0], 4), round(best[1], 4)
+
+
+def default_threshold(groups: dict[str, list[tuple[np.ndarray, np.ndarray]]]) -> float:
+    """Lowest threshold at which, on every fit dataset (its languages pooled), the answered
+    rows are right ≥ 90 % with 95 % confidence: the strictest dataset sets it."""
+    found = 0.0
+    for parts in groups.values():
+        confidences = np.concatenate([c for c, _ in parts])
+        correct = np.concatenate([k for _, k in parts])
+        found = max(found, safe_threshold(confidences, correct, TARGET_ACCURACY))
+    return round(found, 3)
+
+
+def outcomes_of(part: Readings, calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
+    """Confidence (as the API shows it) and correctness of each reading, calibrated."""
     confidences, correct = [], []
-    for row, label in zip(scores, labels, strict=True):
-        k = int(rng.choice(sizes))
-        others = [i for i in range(scores.shape[1]) if i != label]
-        chosen = list(rng.choice(others, size=k - (label >= 0), replace=False))
-        if label >= 0:
-            chosen.append(int(label))
-        logits = row[chosen] / temperature
-        probabilities = np.exp(logits - logits.max())
-        probabilities /= probabilities.sum()
-        confidences.append(scoring.confidence(probabilities))
-        correct.append(label >= 0 and chosen[int(np.argmax(probabilities))] == label)
+    for reading, label in zip(part.readings, part.labels, strict=True):
+        p = scoring.calibrated(reading, calibration)
+        best = int(p[0] < 0.5) if reading.kind == "binary" else int(np.argmax(p))
+        if reading.kind == "scale":
+            best = scoring.median_index(p)
+        confidences.append(round(scoring.confidence(p), 4))
+        correct.append(best == label)
     return np.array(confidences), np.array(correct, dtype=float)
 
 
+def fewshot_logits(
+    encoder: TextEncoder, calibration: Calibration, question: FewShot
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The product classifier's logits for the question's states, right answers, languages."""
+    classifier = inference.classifier_for(question.plan, encoder, calibration)
+    names = list(calibration.encoders_examples)
+    states = [StateText(t, "") for t, _ in question.queries]
+    vectors = embed_states(encoder, states, names, calibration.facts_weight)
+    truth = np.array([label for _, label in question.queries])
+    return classifier.logits(vectors), truth, [detect_language(t) for t, _ in question.queries]
+
+
 def fit(
-    encoder: TextEncoder, names: list[str], example_names: list[str], parts: dict[str, Pairs]
-) -> Calibration:
-    """Fits every constant on CLINC150 ``train`` (shots, calibration queries, oos_train).
-
-    Zero-shot: encoder weights by accuracy, then the temperature minimising ECE on every
-    labelled train query we hold (shots and calibration: zero-shot does not use the shots).
-    Examples: encoder weights and L2 penalty by accuracy of the classifier fitted on the
-    shots and scored on the calibration queries, then its temperature by NLL on them.
-    """
-    intents = sorted({i for _, i in parts["clinc_shots"]})
-    option_texts = [option_text(i, CLINC_DESCRIPTIONS[i]) for i in intents]
-    options = encoder.embed(option_texts, names)
-    calib_texts = [t for t, _ in parts["clinc_calib"]]
-    oos_texts = [t for t, _ in parts["clinc_oos_calib"]]
-    labelled = parts["clinc_shots"] + parts["clinc_calib"]
-    states = encoder.embed([t for t, _ in labelled], names)
-    all_labels = np.array([intents.index(i) for _, i in labelled])
-    labels = np.array([intents.index(i) for _, i in parts["clinc_calib"]])
-    calib = encoder.embed(calib_texts, names)
-    oos = encoder.embed(oos_texts, names)
-
-    grid = [{names[0]: 1.0}]
-    if len(names) == 2:
-        grid = [{names[0]: a, names[1]: round(1 - a, 2)} for a in (0.1, 0.2, 0.3, 0.4, 0.5)]
-    weights = max(
-        grid, key=lambda w: float((scores_for(w, states, options).argmax(1) == all_labels).mean())
+    encoder: TextEncoder,
+    base: Calibration,
+    tasks: list[Task],
+    parts: dict[str, Pairs],
+    exclude: str = "",
+) -> tuple[Calibration, dict[str, Any]]:
+    """A calibration fitted on the ``fit`` tasks (and few-shot fit sets); fit-set figures."""
+    fitted = [t for t in tasks if t.split == "fit"]
+    read = {t.name: read_task(encoder, base, t) for t in fitted}
+    by_kind = {
+        k: [read[t.name] for t in fitted if t.kind == k] for k in ("choice", "binary", "scale")
+    }
+    choice = fit_inverse_temperature(choice_rows(by_kind["choice"]), CHOICE_FEATURES)
+    binary = fit_binary_map(by_kind["binary"])
+    slope, spacing = fit_scale(by_kind["scale"])
+    calibration = replace(
+        base, choice=choice, binary=binary, scale_slope=slope, scale_spacing=spacing
     )
-    zero_all = scores_for(weights, states, options)
-    temperature = fit_ece_temperature(zero_all, all_labels, fit_temperature(zero_all, all_labels))
-    zero = scores_for(weights, calib, options)
-
-    base = get_calibration()
-    shots = parts["clinc_shots"]
-    example_grid = [{example_names[0]: 1.0}]
-    if len(example_names) == 2:
-        example_grid = [
-            {example_names[0]: a, example_names[1]: round(1 - a, 2)} for a in (0.3, 0.5)
-        ]
-    trials = {}
-    for example_weights, l2 in itertools.product(example_grid, (1e-5, 1e-4)):
-        logits = fewshot_logits(
-            encoder,
-            example_weights,
-            l2,
-            base.text_weight,
-            option_texts,
-            shots,
-            intents,
-            [calib_texts],
-        )[0]
-        accuracy = float((logits.argmax(1) == labels).mean())
-        print(
-            f"examples {example_weights} l2 {l2}: calibration accuracy {accuracy:.4f}",
-            file=sys.stderr,
+    defaults = {
+        kind: default_threshold(
+            {
+                dataset: [
+                    outcomes_of(p, calibration) for p in by_kind[kind] if p.task.dataset == dataset
+                ]
+                for dataset in sorted({p.task.dataset for p in by_kind[kind]})
+            }
         )
-        trials[(json.dumps(example_weights), l2)] = accuracy
-    chosen_weights, l2 = max(trials, key=lambda k: trials[k])
-    example_weights = json.loads(chosen_weights)
-    few, oos_few = fewshot_logits(
-        encoder,
-        example_weights,
-        l2,
-        base.text_weight,
-        option_texts,
-        shots,
-        intents,
-        [calib_texts, oos_texts],
+        for kind in TYPES
+    }
+    examples, examples_defaults = fit_examples(encoder, calibration, parts, exclude)
+    calibration = replace(
+        calibration,
+        examples=examples,
+        default_min_confidence=defaults,
+        default_min_confidence_examples={kind: examples_defaults[kind] for kind in TYPES},
     )
-    temperature_examples = fit_temperature(few, labels)
+    return calibration, {"fit_sets": [t.name for t in fitted]}
 
-    # Binary asks are short questions: fitted on the intents' bare names as asks.
-    asks = encoder.embed([humanise(i) for i in intents], names)
-    ask_zero = scores_for(weights, calib, asks)
-    ask_oos = scores_for(weights, oos, asks)
-    rng = np.random.default_rng(11)
-    negatives = np.array([rng.choice([j for j in range(len(intents)) if j != i]) for i in labels])
-    oos_asks = rng.integers(0, len(intents), len(ask_oos))
-    x = np.concatenate(
-        [
-            ask_zero[np.arange(len(labels)), labels],
-            ask_zero[np.arange(len(labels)), negatives],
-            ask_oos[np.arange(len(ask_oos)), oos_asks],
-        ]
-    )
-    y = np.concatenate([np.ones(len(labels)), np.zeros(len(labels) + len(ask_oos))])
-    weights_yes, intercept = fit_binary(x[:, None], y, l2=0.0)
-    slope = float(weights_yes[0])
-    p_yes = 1 / (1 + np.exp(-(slope * x + intercept)))
-    binary_conf = entropy_confidence(np.stack([p_yes, 1 - p_yes], axis=1))
-    binary_default = threshold_for(binary_conf, ((p_yes >= 0.5) == y).astype(float), DEFAULT_RISK)
 
-    oos_zero = scores_for(weights, oos, options)
-    with_oos = np.concatenate([labels, -np.ones(len(oos_zero), dtype=int)])
-    defaults = {"binary": round(binary_default, 3)}
-    for kind, sizes in (("choice", [*range(2, 21), len(intents)]), ("scale", list(range(2, 11)))):
-        pooled_conf, pooled_correct = [], []
-        for scores, temp in (
-            (np.vstack([zero, oos_zero]), temperature),
-            (np.vstack([few, oos_few]), temperature_examples),
-        ):
-            conf, correct = sub_question_confidences(scores, with_oos, temp, sizes, seed=5)
-            pooled_conf.append(conf)
-            pooled_correct.append(correct)
-        defaults[kind] = round(
-            threshold_for(
-                np.concatenate(pooled_conf), np.concatenate(pooled_correct), DEFAULT_RISK
-            ),
-            3,
+def fit_examples(
+    encoder: TextEncoder, calibration: Calibration, parts: dict[str, Pairs], exclude: str = ""
+) -> tuple[Linear, dict[str, float]]:
+    """The examples' inverse-temperature map (choice, binary and scale questions pooled) and
+    the default thresholds with examples, per type."""
+    read = []
+    rows: list[tuple[np.ndarray, dict[str, float], int]] = []
+    for question in fewshot_questions(parts, fit=True):
+        if question.dataset == exclude:
+            continue
+        logits, truth, languages = fewshot_logits(encoder, calibration, question)
+        read.append((question, logits, truth, languages))
+        for row, label, lang in zip(logits, truth, languages, strict=True):
+            features = scoring.choice_features(row, scoring.language_features(lang))
+            rows.append((row, features, int(label)))
+    linear = fit_inverse_temperature(rows, EXAMPLES_FEATURES)
+    with_map = replace(calibration, examples=linear)
+    groups: dict[str, dict[str, list[tuple[np.ndarray, np.ndarray]]]] = {}
+    for question, logits, truth, languages in read:
+        confidences, correct = [], []
+        for row, label, lang in zip(logits, truth, languages, strict=True):
+            p = scoring.examples_probabilities(row, lang, with_map)
+            best = scoring.median_index(p) if question.plan.kind == "scale" else int(np.argmax(p))
+            confidences.append(round(scoring.confidence(p), 4))
+            correct.append(best == label)
+        kind_groups = groups.setdefault(question.plan.kind, {})
+        kind_groups.setdefault(question.dataset, []).append(
+            (np.array(confidences), np.array(correct, dtype=float))
         )
-    return replace(
-        base,
-        encoders=weights,
-        temperature=temperature,
-        temperature_examples=temperature_examples,
-        binary_temperature=round(1 / slope, 5),
-        binary_bias=round(-intercept / slope, 5),
-        encoders_examples=example_weights,
-        l2_examples=l2,
-        default_min_confidence={k: defaults[k] for k in ("choice", "scale", "binary")},
-    )
+    return linear, {kind: default_threshold(found) for kind, found in groups.items()}

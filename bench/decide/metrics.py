@@ -20,6 +20,20 @@ def ece(confidences: np.ndarray, correct: np.ndarray, bins: int = 15) -> float:
     return float(total)
 
 
+def ece_floor(confidences: np.ndarray, draws: int = 200, seed: int = 0) -> float:
+    """Mean ECE of a perfectly calibrated model with these confidences on this many rows:
+    each row right with the probability it states. Below it, an ECE is noise."""
+    rng = np.random.default_rng(seed)
+    return float(
+        np.mean(
+            [
+                ece(confidences, (rng.random(len(confidences)) < confidences).astype(float))
+                for _ in range(draws)
+            ]
+        )
+    )
+
+
 def risk_curve(scores: np.ndarray, correct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(-scores, kind="stable")
     wrong = np.cumsum(1 - correct[order])
@@ -47,6 +61,27 @@ def threshold_for(confidences: np.ndarray, correct: np.ndarray, risk: float) -> 
     if not len(ok):
         return 1.0
     return float(confidences[order][ok[-1]])
+
+
+def wilson_lower(right: np.ndarray, total: np.ndarray, z: float = 1.645) -> np.ndarray:
+    """One-sided 95 % lower confidence bound of a proportion (Wilson score)."""
+    p = right / total
+    centre = p + z * z / (2 * total)
+    spread = z * np.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
+    return (centre - spread) / (1 + z * z / total)
+
+
+def safe_threshold(confidences: np.ndarray, correct: np.ndarray, accuracy: float) -> float:
+    """Lowest confidence threshold at which the answered rows are right ``accuracy`` of the
+    time with 95 % confidence (Wilson lower bound); 1.0 when no threshold is."""
+    order = np.argsort(-confidences, kind="stable")
+    answered = np.arange(1, len(order) + 1)
+    bound = wilson_lower(np.cumsum(correct[order]), answered)
+    sorted_conf = confidences[order]
+    # Only cut between distinct confidences: rows tied with an answered one are answered.
+    cut = np.append(sorted_conf[1:] < sorted_conf[:-1], True)
+    ok = np.nonzero((bound >= accuracy) & cut)[0]
+    return float(sorted_conf[ok[-1]]) if len(ok) else 1.0
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:

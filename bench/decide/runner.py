@@ -5,52 +5,53 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from typing import Any
 
 import numpy as np
-from bench.decide.datasets import Pairs
-from bench.decide.metrics import aurc, coverage_at, ece, entropy_confidence
+from bench.decide.examples import FewShot
+from bench.decide.report import figures
 
-from vigia.decide import service
+from vigia.decide import inference, service
 from vigia.decide.calibration import Calibration
 from vigia.decide.encoder import TextEncoder
 
 
-def evaluate(
+def evaluate_examples(
     encoder: TextEncoder,
     calibration: Calibration,
-    intents: list[str],
-    texts: list[str],
-    queries: Pairs,
-    shots: Pairs | None,
-    out_of_scope: Pairs = (),  # type: ignore[assignment]
-) -> dict[str, float]:
-    """Figures of one setting, computed through the product's own model code."""
-    examples = [(t, intents.index(i)) for t, i in shots] if shots else []
-    plan = service.Plan("choice", intents, texts, examples)
-    rows = []
-    for text, _ in [*queries, *out_of_scope]:
-        rows.append(service.run_model(text, [plan], encoder, calibration)[0].probabilities)
-    probabilities = np.array(rows)
-    inside = probabilities[: len(queries)]
-    labels = np.array([intents.index(i) for _, i in queries])
-    correct = (inside.argmax(1) == labels).astype(float)
-    confidence = entropy_confidence(probabilities)
-    figures = {
-        "accuracy": float(correct.mean()),
-        "ece_15": ece(inside.max(1), correct),
-        "aurc": aurc(confidence[: len(queries)], correct),
-        "coverage_at_5pct_risk": coverage_at(confidence[: len(queries)], correct),
-    }
-    if out_of_scope:
-        default = calibration.default_min_confidence["choice"]
-        answered = confidence[: len(queries)] >= default
-        figures["default_min_confidence"] = default
-        figures["oos_recall_at_default"] = float((confidence[len(queries) :] < default).mean())
-        figures["in_scope_coverage_at_default"] = float(answered.mean())
-        figures["in_scope_accuracy_answered"] = float(correct[answered].mean())
-        everyone = np.concatenate([correct, np.zeros(len(out_of_scope))])
-        figures["aurc_with_oos"] = aurc(confidence, everyone)
-    return figures
+    questions: list[FewShot],
+    out_of_scope: list[str],
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Figures of questions with examples through the product, per type and dataset
+    (``abstain`` at the calibrated default with examples). Out-of-scope states are asked
+    the CLINC150 choice too (``oos_abstain``: share that abstains)."""
+    grouped: dict[str, list[tuple[Any, Any, int]]] = {}
+    oos: dict[str, float] = {}
+    for question in questions:
+        limit = calibration.default_min_confidence_examples[question.plan.kind]
+        key = f"{question.plan.kind}_{question.dataset}"
+        for text, label in question.queries:
+            outcome = inference.run_model(text, [question.plan], encoder, calibration)[0]
+            grouped.setdefault(key, []).append((service.to_answer(outcome, limit), outcome, label))
+        if key == "choice_clinc150" and out_of_scope:
+            answers = [
+                service.to_answer(
+                    inference.run_model(t, [question.plan], encoder, calibration)[0], limit
+                )
+                for t in out_of_scope
+            ]
+            oos[key] = float(np.mean([a.abstain for a in answers]))
+    report = {}
+    for key, rows in grouped.items():
+        answers = [a for a, _, _ in rows]
+        probabilities = [o.probabilities for _, o, _ in rows]
+        truth = [
+            o.plan.keys[label] if o.plan.kind != "binary" else label == 0 for _, o, label in rows
+        ]
+        report[key] = {"all": figures(answers, probabilities, truth, rows[0][1].plan.kind)}
+        if key in oos:
+            report[key]["all"]["oos_abstain"] = oos[key]
+    return report
 
 
 SPEC_QUESTIONS: dict[str, dict[str, object]] = {
@@ -118,7 +119,7 @@ def latency(
         workspace = create_workspace(session, "bench")
         workspace.decide_quota_tokens = 10**12
         key = create_key(session, workspace, scopes=["decide"], rpm=10_000).secret
-    service.get_calibration = lambda: calibration
+    service.get_calibration = lambda: calibration  # type: ignore[assignment]
     headers = {"Authorization": f"Bearer {key}"}
     model_ms, http_ms = [], []
     with TestClient(create_app()) as client:

@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import Tenant
 from tests.decide.helpers import HashEmbedder
 from vigia.db.session import session_scope
-from vigia.decide import service
+from vigia.decide import inference
 from vigia.decide.encoder import TextEncoder
 from vigia.workspaces.models import Workspace
 
@@ -18,7 +18,7 @@ from vigia.workspaces.models import Workspace
 def fake_encoder(monkeypatch: pytest.MonkeyPatch) -> None:
     """Replaces the packaged encoders, for tests where the text's meaning does not matter."""
     encoder = TextEncoder({"use": HashEmbedder(), "e5": HashEmbedder()})
-    monkeypatch.setattr(service, "get_text_encoder", lambda names: encoder)
+    monkeypatch.setattr(inference, "get_text_encoder", lambda names: encoder)
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ import pytest
 
 from tests.decide.helpers import HashEmbedder
 from vigia.cache import LRUCache
-from vigia.decide import fewshot, service
+from vigia.decide import fewshot, inference
 from vigia.decide.calibration import get_calibration
 from vigia.decide.encoder import TextEncoder
+from vigia.decide.texts import StateText
 
 
 def _clusters(seed: int = 0) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -53,10 +54,11 @@ def test_a_repeated_question_reuses_its_classifier(monkeypatch: pytest.MonkeyPat
     fits = []
     real_fit = fewshot.fit
     monkeypatch.setattr(fewshot, "fit", lambda *a: fits.append(1) or real_fit(*a))
-    plan = service.Plan("choice", ["a", "b"], ["a", "b"], [("uno", 0), ("dos", 1)])
-    first = service.run_model("tres", [plan], encoder, get_calibration())
-    second = service.run_model("cuatro", [plan], encoder, get_calibration())
-    again = service.run_model("tres", [plan], encoder, get_calibration())
+    examples = [(StateText("uno", ""), 0), (StateText("dos", ""), 1)]
+    plan = inference.Plan("choice", ["a", "b"], ["a", "b"], examples)
+    first = inference.run_model("tres", [plan], encoder, get_calibration())
+    second = inference.run_model("cuatro", [plan], encoder, get_calibration())
+    again = inference.run_model("tres", [plan], encoder, get_calibration())
     assert len(fits) == 1
     assert np.array_equal(first[0].probabilities, again[0].probabilities)
     assert not np.array_equal(first[0].probabilities, second[0].probabilities)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from vigia.decide import scoring
+from vigia.decide.calibration import get_calibration
 from vigia.decide.texts import humanise, option_text, render_state, statement
 
 
@@ -26,6 +27,38 @@ def test_confidence_is_one_minus_normalised_entropy(
 def test_confidence_bounds() -> None:
     assert scoring.confidence(np.array([1.0, 0.0, 0.0])) == 1.0
     assert scoring.confidence(np.array([0.25] * 4)) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_ordered_probabilities_move_along_the_scale_with_the_latent() -> None:
+    values = []
+    for latent in (-3.0, -1.0, 0.0, 1.0, 3.0):
+        p = scoring.ordered_probabilities(latent, 5, 1.2)
+        assert p.sum() == pytest.approx(1.0) and (p >= 0).all()
+        values.append(float(np.dot(p, np.arange(5))))
+    assert values == sorted(values) and values[2] == pytest.approx(2.0)
+    # No signal, spacing 2 ln 2: every one of three levels as likely; the median is the middle.
+    flat = scoring.ordered_probabilities(0.0, 3, 2 * np.log(2))
+    assert flat == pytest.approx([1 / 3] * 3)
+    assert scoring.median_index(flat) == 1
+
+
+def test_trend_is_positive_when_closer_to_the_high_levels() -> None:
+    assert scoring.trend(np.array([0.1, 0.2, 0.3])) == pytest.approx(0.2)
+    assert scoring.trend(np.array([0.3, 0.2, 0.1])) == pytest.approx(-0.2)
+    assert scoring.trend(np.array([0.2, 0.2, 0.2])) == pytest.approx(0.0)
+
+
+def test_median_level() -> None:
+    assert scoring.median_index(np.array([0.1169, 0.3393, 0.5438])) == 2  # the spec's example
+    assert scoring.median_index(np.array([1 / 3, 1 / 3, 1 / 3])) == 1
+    assert scoring.median_index(np.array([0.6, 0.2, 0.2])) == 0
+
+
+def test_choice_temperature_never_changes_the_order() -> None:
+    closeness = np.array([0.05, 0.2, -0.1, 0.19])
+    p = scoring.choice_probabilities(closeness, {"lang_es": 0.0, "lang_pt": 0.0}, get_calibration())
+    assert list(np.argsort(p)) == list(np.argsort(closeness))
+    assert p.sum() == pytest.approx(1.0)
 
 
 def test_render_state_object_and_array() -> None:

@@ -71,9 +71,36 @@ def test_calibrated_default_applies_when_none_is_set(
 
 
 def test_shipped_defaults_cover_every_type() -> None:
-    defaults = get_calibration().default_min_confidence
-    assert set(defaults) == {"choice", "scale", "binary"}
-    assert all(0 <= v <= 1 for v in defaults.values())
+    calibration = get_calibration()
+    for defaults in (
+        calibration.default_min_confidence,
+        calibration.default_min_confidence_examples,
+    ):
+        assert set(defaults) == {"choice", "scale", "binary"}
+        assert all(0 <= v <= 1 for v in defaults.values())
+
+
+@pytest.mark.usefixtures("fake_encoder")
+def test_answers_from_examples_use_the_examples_default(
+    client: TestClient, headers: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calibration = replace(
+        get_calibration(),
+        default_min_confidence={"choice": 0.0, "scale": 0.0, "binary": 0.0},
+        default_min_confidence_examples={"choice": 1.0, "scale": 1.0, "binary": 1.0},
+    )
+    monkeypatch.setattr(service, "get_calibration", lambda: calibration)
+    plain: dict[str, Any] = {"type": "choice", "ask": "¿Cuál?", "options": {"a": None, "b": None}}
+    taught = {
+        **plain,
+        "examples": [{"state": "uno", "answer": "a"}, {"state": "dos", "answer": "b"}],
+    }
+    body = {"state": "algo", "questions": {"plain": plain, "taught": taught}}
+    response = client.post("/v1/decide", json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    answers = response.json()["answers"]
+    assert answers["plain"]["abstain"] is False
+    assert answers["taught"]["abstain"] is True
 
 
 @pytest.mark.usefixtures("fake_encoder")

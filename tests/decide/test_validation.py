@@ -33,7 +33,6 @@ INVALID = {
     "no questions": _body(questions={}),
     "65 questions": _body(questions={f"q{i}": _question() for i in range(65)}),
     "missing state": {"questions": SPEC_BODY["questions"]},
-    "empty state": _body(state="  "),
     "state over 32000 chars": _body(state="x" * 32_001),
     "object state over limit": _body(state={"texto": "x" * 32_001}),
     "state of wrong type": _body(state=12),
@@ -141,6 +140,7 @@ def test_key_without_decide_scope_is_403(client: TestClient) -> None:
 
 SYSTEMONE_INVALID = {
     "no questions": {"state": "x", "questions": {}},
+    "blank state (no abstention to give)": {"state": "  ", "questions": {"q": {"type": "noul"}}},
     "noul with criteria": {"state": "x", "questions": {"q": {"type": "noul", "criteria": ["a"]}}},
     "choice without criteria": {"state": "x", "questions": {"q": {"type": "choice"}}},
     "score with 11 criteria": {

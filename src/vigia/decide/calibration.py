@@ -1,72 +1,88 @@
 """Fitted constants of the decision model, read from ``calibration.json`` next to this module.
 
 ``bench/decide_eval.py --fit`` refits them on the development data and rewrites the file;
-``docs/decide.md`` says how each was fitted.
+``docs/decide.md`` says how each was fitted. Every calibrated map is a ``Linear`` function
+of a few named features that mean the same on any question (number of options, margin,
+language, …), never a weight per dataset.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
+TYPES = ("choice", "scale", "binary")
+
+
+@dataclass(frozen=True)
+class Linear:
+    """``Σ weight · feature`` over named features (``bias`` is the constant 1)."""
+
+    weights: dict[str, float]
+
+    def __call__(self, features: dict[str, float]) -> float:
+        return sum(
+            weight * (1.0 if name == "bias" else features[name])
+            for name, weight in self.weights.items()
+        )
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """Everything the model needs beyond the encoders' weights.
+    """Everything the model needs beyond the encoders.
 
-    ``encoders``/``temperature``: the zero-shot path (cosine to candidate texts).
-    ``encoders_examples``/``l2_examples``/``text_weight``/``temperature_examples``: the
-    classifier fitted on a question's examples (``fewshot``).
+    Zero-shot (``encoder``): ``choice`` is the log inverse temperature of the options'
+    softmax; ``binary`` the logit of ``yes``; ``scale_slope``/``scale_spacing`` the ordered
+    logit of a scale. With examples: the classifier's encoders, penalty, candidate-text
+    weight, and ``examples`` the log inverse temperature of its logits. Defaults of
+    ``min_confidence`` per type, zero-shot and with examples.
     """
 
     model: str
-    encoders: dict[str, float]
-    temperature: float
-    temperature_examples: float
-    binary_temperature: float
-    binary_bias: float
+    encoder: str
+    facts_weight: float
+    choice: Linear
+    binary: Linear
+    scale_slope: float
+    scale_spacing: float
+    encoders_examples: dict[str, float]
+    l2_examples: float
     text_weight: float
-    encoders_examples: dict[str, float] = field(default_factory=dict)
-    l2_examples: float = 1e-5
+    examples: Linear
     default_min_confidence: dict[str, float] = field(default_factory=dict)
+    default_min_confidence_examples: dict[str, float] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "model": self.model,
-            "encoders": self.encoders,
-            "temperature": self.temperature,
-            "temperature_examples": self.temperature_examples,
-            "binary_temperature": self.binary_temperature,
-            "binary_bias": self.binary_bias,
-            "text_weight": self.text_weight,
-            "encoders_examples": self.encoders_examples,
-            "l2_examples": self.l2_examples,
-            "default_min_confidence": self.default_min_confidence,
-        }
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for name in ("choice", "binary", "examples"):
+            data[name] = data[name]["weights"]
+        return data
 
 
-def parse(data: dict[str, object]) -> Calibration:
+def parse(data: dict[str, Any]) -> Calibration:
     """A calibration from its JSON object."""
-    encoders = data["encoders"]
-    examples = data["encoders_examples"]
-    defaults = data["default_min_confidence"]
-    assert isinstance(encoders, dict) and isinstance(examples, dict)
-    assert isinstance(defaults, dict)
+
+    def floats(value: dict[str, Any]) -> dict[str, float]:
+        return {str(k): float(v) for k, v in value.items()}
+
     return Calibration(
         model=str(data["model"]),
-        encoders={str(k): float(v) for k, v in encoders.items()},
-        temperature=float(data["temperature"]),  # type: ignore[arg-type]
-        temperature_examples=float(data["temperature_examples"]),  # type: ignore[arg-type]
-        binary_temperature=float(data["binary_temperature"]),  # type: ignore[arg-type]
-        binary_bias=float(data["binary_bias"]),  # type: ignore[arg-type]
-        text_weight=float(data["text_weight"]),  # type: ignore[arg-type]
-        encoders_examples={str(k): float(v) for k, v in examples.items()},
-        l2_examples=float(data["l2_examples"]),  # type: ignore[arg-type]
-        default_min_confidence={str(k): float(v) for k, v in defaults.items()},
+        encoder=str(data["encoder"]),
+        facts_weight=float(data["facts_weight"]),
+        choice=Linear(floats(data["choice"])),
+        binary=Linear(floats(data["binary"])),
+        scale_slope=float(data["scale_slope"]),
+        scale_spacing=float(data["scale_spacing"]),
+        encoders_examples=floats(data["encoders_examples"]),
+        l2_examples=float(data["l2_examples"]),
+        text_weight=float(data["text_weight"]),
+        examples=Linear(floats(data["examples"])),
+        default_min_confidence=floats(data["default_min_confidence"]),
+        default_min_confidence_examples=floats(data["default_min_confidence_examples"]),
     )
 
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from vigia.decide.texts import StateText
 from vigia.embeddings import TEXT_VECTORS, Embedder, EncoderName, VectorCache, get_embedder
 
 
@@ -42,3 +43,31 @@ def get_text_encoder(names: tuple[EncoderName, ...]) -> TextEncoder:
     embedded.
     """
     return TextEncoder({name: get_embedder(name) for name in names})
+
+
+def embed_states(
+    encoder: TextEncoder, states: Sequence[StateText], names: Sequence[str], facts_weight: float
+) -> dict[str, NDArray[np.float32]]:
+    """One L2-normalised row per state: its prose vector plus ``facts_weight`` times its
+    facts vector, re-normalised (a state of prose or of facts only: that text's vector).
+
+    So ``{"mensaje": m}`` reads exactly as ``m``, and ``{"canal": "chat", "mensaje": m}``
+    reads as ``m`` nudged towards the channel: metadata never outweighs the message.
+    """
+    texts = [text for state in states for text in (state.prose, state.facts) if text]
+    embedded = encoder.embed(texts, names)
+    rows: dict[str, NDArray[np.float32]] = {}
+    for name in names:
+        vectors = iter(embedded[name].astype(np.float64))
+        mixed = []
+        for state in states:
+            prose = next(vectors) if state.prose else None
+            facts = next(vectors) if state.facts else None
+            if prose is None or facts is None:
+                row = prose if prose is not None else facts
+                mixed.append(row if row is not None else np.zeros(embedded[name].shape[1]))
+                continue
+            row = prose + facts_weight * facts
+            mixed.append(row / max(float(np.linalg.norm(row)), 1e-12))
+        rows[name] = np.array(mixed, dtype=np.float32).reshape(len(states), -1)
+    return rows

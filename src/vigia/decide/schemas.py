@@ -35,10 +35,12 @@ def state_size(state: object) -> int:
     return len(json.dumps(state, ensure_ascii=False))
 
 
-def _check_state(state: State, limit: int) -> State:
+def _check_state(state: State, limit: int, blank: bool = False) -> State:
+    """Size limit; a blank text is refused unless ``blank`` (``/v1/decide``'s request state,
+    which abstains on it)."""
     if state_size(state) > limit:
         raise ValueError(f"state is longer than {limit} characters")
-    if isinstance(state, str) and not state.strip():
+    if not blank and isinstance(state, str) and not state.strip():
         raise ValueError("state must not be empty")
     return state
 
@@ -145,7 +147,7 @@ class DecideRequest(BaseModel):
     @field_validator("state")
     @classmethod
     def _state_fits(cls, value: State) -> State:
-        return _check_state(value, MAX_STATE_CHARS)
+        return _check_state(value, MAX_STATE_CHARS, blank=True)
 
     @field_validator("questions")
     @classmethod

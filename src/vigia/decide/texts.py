@@ -1,58 +1,83 @@
-"""What the model reads: states rendered as text, option, level and ask texts."""
+"""What the model reads: states as prose and facts, option, level and ask texts."""
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 _SEPARATORS = re.compile(r"[_\-]+")
 _CAMEL = re.compile(r"(?<=[a-záéíóúñç])(?=[A-Z])")
 _QUESTION_MARKS = re.compile(r"[¿?¡!]+")
+PROSE_WORDS = 4
+
+
+@dataclass(frozen=True)
+class StateText:
+    """A state as the model reads it: its prose, and its other facts as ``key: value`` lines.
+
+    A text state is all prose. In objects, string values of four words or more (e.g. the
+    customer's message) are prose, in order; the rest are facts (keys humanised, nested keys
+    joined). Strings inside arrays are prose whatever their length. Empty values (``""``,
+    ``null``, ``[]``, ``{}``) say nothing and are left out.
+    """
+
+    prose: str
+    facts: str
+
+    @property
+    def text(self) -> str:
+        """Prose then facts, one text (what is counted and what examples are fitted on)."""
+        return "\n".join(part for part in (self.prose, self.facts) if part)
+
+    @property
+    def meaningless(self) -> bool:
+        """True when there is no letter or digit to read: ``{}``, ``[]``, ``""``, ``"?!"``."""
+        return not any(ch.isalnum() for ch in self.text)
+
+
+def read_state(state: object) -> StateText:
+    """The prose and facts of a state (string, object or array)."""
+    if isinstance(state, str):
+        return StateText(state.strip(), "")
+    prose: list[str] = []
+    facts: list[str] = []
+    _collect(state, prose, facts, "", in_array=False)
+    return StateText("\n".join(prose), "\n".join(facts))
 
 
 def render_state(state: object) -> str:
-    """A state as one text: strings as they are, objects as lines.
-
-    In an object, prose values (four words or more, e.g. the customer's message) come first
-    and alone; short values follow as ``key: value``. Key names and metadata ahead of the
-    message diluted its embedding: ``canal: chat`` first turned a clear refund request into
-    a "no" for "¿Pide un reembolso?".
-    """
-    if isinstance(state, str):
-        return state.strip()
-    lines: list[str] = []
-    _render(state, lines, "")
-    return "\n".join(lines)
+    """A state as one text: prose first, then facts (see ``StateText``)."""
+    return read_state(state).text
 
 
-def _render(value: Any, lines: list[str], prefix: str) -> None:
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def _collect(value: Any, prose: list[str], facts: list[str], prefix: str, in_array: bool) -> None:
     if isinstance(value, dict):
-        prose = [k for k, v in value.items() if isinstance(v, str) and len(v.split()) >= 4]
-        for key in prose:
-            lines.append(value[key].strip())
         for key, item in value.items():
-            if key in prose:
+            if _empty(item) or (isinstance(item, str) and not item.strip()):
                 continue
             label = f"{prefix}{humanise(str(key))}"
-            if isinstance(item, dict | list):
-                _render(item, lines, label + " ")
-            else:
-                lines.append(f"{label}: {_scalar(item)}")
+            _collect(item, prose, facts, label + " ", in_array=False)
     elif isinstance(value, list):
         for item in value:
-            if isinstance(item, dict | list):
-                _render(item, lines, prefix)
-            else:
-                lines.append(f"{prefix.strip() + ': ' if prefix.strip() else ''}{_scalar(item)}")
+            if not _empty(item):
+                _collect(item, prose, facts, prefix, in_array=True)
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return
+        if (in_array and not prefix.strip()) or len(text.split()) >= PROSE_WORDS:
+            prose.append(text)
+        else:
+            facts.append(f"{prefix.strip()}: {text}" if prefix.strip() else text)
     else:
-        lines.append(_scalar(value))
-
-
-def _scalar(value: Any) -> str:
-    if isinstance(value, str):
-        return value.strip()
-    return json.dumps(value, ensure_ascii=False)
+        scalar = json.dumps(value, ensure_ascii=False)
+        facts.append(f"{prefix.strip()}: {scalar}" if prefix.strip() else scalar)
 
 
 def humanise(key: str) -> str:
