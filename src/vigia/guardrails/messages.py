@@ -17,6 +17,7 @@ from vigia.cache import LRUCache
 from vigia.guardrails.checks import check_message
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.guardrails.verdict import Verdict
+from vigia.observability import report
 
 CACHE_MESSAGES = 20_000
 _VERDICTS: LRUCache[tuple[bytes, str], tuple[Verdict, ...]] = LRUCache(CACHE_MESSAGES)
@@ -38,6 +39,10 @@ def verdicts_for(
     if found is None:
         found = tuple(check_message(message, config))
         _VERDICTS.put(key, found)
+    else:  # counted as if the checks had run again
+        for v in found:
+            if not v.passed:
+                report.guardrail_fired(v.name, "block" if v.blocking else "log")
     return list(found)
 
 
