@@ -155,8 +155,10 @@ def run_genapp(data: Path, verbose: bool) -> tuple[int, int]:
             by["kind"][case["kind"]].append(ok)
             by["lang"][case["lang"]].append(ok)
             if verbose or not ok:
-                print(f"  [{'ok' if ok else 'XX'}] {case['id']} {case['kind']:12} {case['lang']}"
-                      f" lens={envelope['lens']:12} {case['question']}")
+                print(
+                    f"  [{'ok' if ok else 'XX'}] {case['id']} {case['kind']:12} {case['lang']}"
+                    f" lens={envelope['lens']:12} {case['question']}"
+                )
                 if not ok:
                     print(f"       {why}")
                 if verbose or not ok:

@@ -9,12 +9,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 from vigia.db.session import session_scope
+from vigia.worlds import embedding
 from vigia.worlds.catalog import add_world
 from vigia.worlds.indexer import IndexReport, index_world
 from vigia.worlds.users import create_user
 
 PAYROLL = Path(__file__).parent / "payroll"
 PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _embed_each_text_once() -> None:
+    """Tests index the same worlds again and again: their passages are embedded once."""
+    embedding.use_memory_cache()
 
 
 @pytest.fixture

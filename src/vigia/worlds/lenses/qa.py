@@ -1,47 +1,52 @@
-"""The qa lens: what the graph knows about the named entities, plus the best passages."""
+"""The qa lens: what the graph knows about the names in the question, then the code (or
+documentation) that answers it best — the way to answer business questions, which name
+no program or field."""
 
 from __future__ import annotations
 
-from vigia.worlds.lenses.common import (
-    Answer,
-    LensInput,
-    clean_line,
-    resolve_entities,
-    search_passages,
-)
+from vigia.worlds.lenses.common import Answer, LensInput, resolve
 from vigia.worlds.lenses.describe import describe
+from vigia.worlds.lenses.evidence import rank, state
+from vigia.worlds.retrieval import best_line
 
-DOC_KINDS = (".md", ".markdown", ".rst", ".txt")
+FACT_CANDIDATES = 2
+BUSINESS_CANDIDATES = 3
 
 
-def add_passages(lens: LensInput, answer: Answer, with_code: bool, limit: int = 3) -> None:
-    """Quotes the best documentation lines (and code lines when ``with_code``), cited."""
-    quoted = 0
-    for hit, line, text in search_passages(lens, limit=8):
-        is_doc = hit.path.lower().endswith(DOC_KINDS)
-        if not (is_doc or with_code) or not text:
-            continue
-        cite = answer.cite(hit.path, line)
-        source = "The documentation says" if is_doc else "The code has"
-        answer.say(f"{source}: “{clean_line(text, hit.path)}” ({cite}).")
-        answer.details.setdefault("passages", []).append(
-            {"doc_id": hit.path, "line": line, "text": clean_line(text, hit.path)}
-        )
-        quoted += 1
-        if quoted >= limit:
-            break
+def _named_files(lens: LensInput, answer: Answer) -> None:
+    """The lines of files the question names (``db2bind.jcl``) that match it best."""
+    for path in lens.named_files[:2]:
+        for hit in lens.search(lens.query, [path], limit=2):
+            line, text = best_line(hit.chunk, lens.query)
+            if text:
+                answer.say(f"In {path}: “{text}” ({answer.cite(path, line)}).")
 
 
 def run_qa(lens: LensInput) -> Answer:
-    """Answers a question with facts from the graph and the text, every one cited."""
+    """Answers a question with facts from the graph and the code, every one cited."""
     answer = Answer("qa", steps=["resolve entities"])
-    groups = resolve_entities(lens)
-    if groups:
+    resolved = resolve(lens)
+    described = set()
+    if resolved.strong:
         answer.steps.append("graph: definitions and uses")
-    for group in groups[:3]:
+    for group in resolved.strong[:3]:
         describe(lens, group, answer)
-    answer.steps.append("full-text search")
-    add_passages(lens, answer, with_code=not groups)
+        described.update(e.key for e in group)
+    _named_files(lens, answer)
+    answer.steps.append("hybrid search: words and meaning")
+    wanted = FACT_CANDIDATES if resolved.strong else BUSINESS_CANDIDATES
+    shown = 0
+    for candidate in rank(lens, resolved):
+        if shown >= wanted:
+            break
+        if candidate.key in described:
+            continue
+        lead = "The closest code is " if shown == 0 else "Also relevant: "
+        if candidate.key.startswith("DOC:"):
+            lead = "The documentation says: " if shown == 0 else "Also documented: "
+        before = len(answer.sentences)
+        state(lens, answer, candidate, lead, callers=shown == 0 or not resolved.strong)
+        shown += len(answer.sentences) > before
     if not answer.sentences:
         answer.say(
             f"I found nothing about this in world {lens.world_id!r}"
