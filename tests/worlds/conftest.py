@@ -15,6 +15,7 @@ from vigia.worlds.indexer import IndexReport, index_world
 from vigia.worlds.users import create_user
 
 PAYROLL = Path(__file__).parent / "payroll"
+CICS = Path(__file__).parent / "cics"
 PASSWORD = "correct horse battery"
 
 
@@ -30,6 +31,13 @@ def payroll() -> IndexReport:
     with session_scope() as session:
         world = add_world(session, "payroll-2024", PAYROLL)
         return index_world(session, world)
+
+
+@pytest.fixture
+def loans() -> IndexReport:
+    """World ``loans``: the small CICS/DB2 test world, registered and indexed."""
+    with session_scope() as session:
+        return index_world(session, add_world(session, "loans", CICS))
 
 
 @pytest.fixture

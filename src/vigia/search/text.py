@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from vigia.language import STOPWORDS, content_terms, fold, stem
 
@@ -36,6 +37,7 @@ def terms(text: str) -> list[str]:
     return [t[:STEM_CHARS] for t in content_terms(text)]
 
 
+@lru_cache(maxsize=131072)
 def _part(word: str) -> str | None:
     if len(word) < 2 or word in STOPWORDS:
         return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from vigia.language import word_set
 from vigia.worlds.graph_types import Entity
@@ -22,12 +23,16 @@ from vigia.worlds.source import code_area, is_comment, readable
 
 MAX_LINES = 40
 DATA_LINES = 24
-DENSE_WORDS = 56
+# Words embedded per passage, by kind: embedding time grows with them, and what a data
+# division or a JCL step is for says itself in fewer words than a paragraph of code.
+DENSE_WORDS = {"code": 48, "header": 48, "doc": 48, "text": 48, "map": 40}
+SHORT_DENSE_WORDS = 24
 MIN_DENSE_WORDS = 4
 _VOWEL = re.compile(r"[aeiouy]")
 _BOILERPLATE = re.compile(r"copyright|all rights reserved|licensed materials|\(c\)", re.I)
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*")
 _LITERAL = re.compile(r"'([^']{3,})'|\"([^\"]{3,})\"")
+_SQL = re.compile(r"\bEXEC\s+SQL\b", re.I)
 _LEVEL_01 = re.compile(r"^\s*(01|77)\s", re.I)
 _PROCEDURE = re.compile(r"^\s*PROCEDURE\s+DIVISION\b", re.I)
 # Words of COBOL, CICS and SQL syntax that say nothing about what the code is for.
@@ -60,6 +65,7 @@ class Passage:
     dense: str | None
 
 
+@lru_cache(maxsize=65536)
 def name_words(name: str) -> str:
     """``INSERT-CUSTOMER-PASSWORD`` → ``insert customer password``."""
     return " ".join(p for p in re.split(r"[-_]+", name.lower()) if p)
@@ -77,7 +83,7 @@ def _is_message(literal: str) -> bool:
 
 
 def dense_text(
-    title: str, raw: list[str], fixed: bool, code: bool = True, limit: int = DENSE_WORDS
+    title: str, raw: list[str], fixed: bool, code: bool = True, limit: int = SHORT_DENSE_WORDS
 ) -> str | None:
     """Name words, then comments, messages and the words of identifiers, deduplicated; or
     None when there is too little besides the name to say what the passage is about (an
@@ -113,7 +119,7 @@ def dense_text(
     return " ".join(words[:limit])
 
 
-def prose_text(title: str, raw: list[str], limit: int = DENSE_WORDS) -> str | None:
+def prose_text(title: str, raw: list[str], limit: int = SHORT_DENSE_WORDS) -> str | None:
     """Documentation as written (sentences embed better than a bag of their words)."""
     words = " ".join([title, *raw]).replace("`", "").split()
     return " ".join(words[:limit]) if len(words) > MIN_DENSE_WORDS else None
@@ -214,12 +220,12 @@ def passages(path: str, kind: str, text: str, entities: list[Entity], fixed: boo
     if kind == "cobol":
         ranges = cobol_ranges(lines, entities, path, fixed)
     elif kind in ("jcl", "bms"):
-        entity_kind = "step" if kind == "jcl" else "map"
-        spans = _spans(entities, entity_kind, len(lines))
+        part = "jcl" if kind == "jcl" else "map"
+        spans = _spans(entities, "step" if kind == "jcl" else "map", len(lines))
         if spans and spans[0][0] > 1:
-            ranges.append((1, spans[0][0] - 1, kind, None, name))
-        ranges += [(s, e, kind, key, f"{name} {title}") for s, e, key, title in spans]
-        ranges = ranges or [(1, len(lines), kind, None, name)]
+            ranges.append((1, spans[0][0] - 1, part, None, name))
+        ranges += [(s, e, part, key, f"{name} {title}") for s, e, key, title in spans]
+        ranges = ranges or [(1, len(lines), part, None, name)]
     elif kind == "markdown":
         ranges = [(s, e, "doc", None, f"{name} {t}".strip()) for s, e, _k, t in _headings(lines)]
     else:
@@ -231,10 +237,14 @@ def passages(path: str, kind: str, text: str, entities: list[Entity], fixed: boo
             raw = lines[first - 1 : last]
             if not any(line.strip() for line in raw):
                 continue
+            limit = DENSE_WORDS.get(part, SHORT_DENSE_WORDS)
+            if part == "data" and any(_SQL.search(line) for line in raw):
+                limit = DENSE_WORDS["code"]  # a cursor's query is logic, not a layout
             if part in ("doc", "text"):
-                dense = prose_text(title, raw) if part == "doc" or is_prose(raw) else None
+                prose = part == "doc" or is_prose(raw)
+                dense = prose_text(title, raw, limit) if prose else None
             else:
-                dense = dense_text(title, raw, fixed, code=part != "map")
+                dense = dense_text(title, raw, fixed, part != "map", limit)
             body = "\n".join(raw)
             out.append(
                 Passage(first, last, body, part, key, title, lexical_text(title, raw, fixed), dense)

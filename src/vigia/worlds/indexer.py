@@ -39,7 +39,7 @@ from vigia.worlds.treesitter import extract_code
 MAX_FILE_BYTES = 5 * 1024 * 1024
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
 ENTRY_BATCH = 2000
-DENSE_WORDS = 72
+FACT_WORDS = 20  # graph facts said in words, before the passage's own dense text
 
 Progress = Callable[[str, int, int], None]
 """``(phase, done, total)``: phase ``read`` counts files, ``embed`` counts passages."""
@@ -134,9 +134,9 @@ def _store(
     extraction: Extraction,
     pending: _Pending,
 ) -> None:
-    if extraction.entities:
+    if extraction.entities:  # Core inserts: the ORM's bulk path costs seconds per 10k rows
         session.execute(
-            insert(WorldEntity),
+            insert(WorldEntity.__table__),
             [
                 {"world_id": world.id, "file_id": record.id, **entity.__dict__}
                 for entity in extraction.entities
@@ -144,7 +144,7 @@ def _store(
         )
     if extraction.edges:
         session.execute(
-            insert(WorldEdge),
+            insert(WorldEdge.__table__),
             [
                 {"world_id": world.id, "file_id": record.id, **edge.__dict__}
                 for edge in extraction.edges
@@ -184,8 +184,8 @@ def _index_passages(
     for i in dense:
         passage = pending.found[i]
         said = facts.get(passage.entity_key or "", "") if passage.kind != "data" else ""
-        words = f"{said}. {passage.dense}".split() if said else (passage.dense or "").split()
-        texts.append(" ".join(words[:DENSE_WORDS]))
+        facts_said = " ".join(said.split()[:FACT_WORDS]).rstrip(",")
+        texts.append(f"{facts_said}. {passage.dense}" if said else passage.dense or "")
     vectors = np.zeros((len(pending.found), embedding.embedder().dim), dtype=np.float32)
     report = (lambda done, total: progress("embed", done, total)) if progress else None
     if dense:

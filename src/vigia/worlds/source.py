@@ -53,7 +53,7 @@ def shorten(text: str, limit: int = QUOTE_CHARS) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    cut = text.rfind(" ", 0, limit)
+    cut = text.rfind(" ", 0, limit + 1)  # a word may end right at the limit
     return (text[:cut] if cut > 0 else text[:limit]).rstrip(" ,;:") + " …"
 
 

@@ -305,7 +305,8 @@ def extract_cobol(pre: Preprocessed, path: str) -> Extraction:
                         f"COPY:{use.name}",
                         use.path,
                         use.line,
-                        use.describe_replacing() or None,
+                        use.describe_replacing()
+                        or ("EXEC SQL INCLUDE" if use.statement == "INCLUDE" else None),
                     )
                 )
         items = _data_items(program, out)

@@ -270,6 +270,7 @@ class _Walker:
         for kind, tables in (("reads", facts.reads), ("writes", facts.writes)):
             for table in tables:
                 self.edge(kind, f"TABLE:{table}", anchor, f"SQL {facts.verb}")
+                self.resource("table", table, f"TABLE:{table}", anchor, f"SQL {facts.verb}")
         if facts.uses_cursor:
             cursor = f"CURSOR:{self.ctx.program}:{facts.uses_cursor}"
             self.edge("uses", cursor, anchor, f"SQL {facts.verb}")
@@ -283,20 +284,25 @@ class _Walker:
         for found in resources:
             self.edge(found.edge, found.key, found.token, found.detail)
             if found.kind != "program":
-                line = found.token.line
-                self.ctx.out.entities.append(
-                    Entity(
-                        found.kind,
-                        found.name,
-                        found.key,
-                        line.path,
-                        line.line,
-                        line.line,
-                        self.ctx.program,
-                        origin=line.origin,
-                        detail=found.detail,
-                    )
-                )
+                self.resource(found.kind, found.name, found.key, found.token, found.detail)
+
+    def resource(self, kind: str, name: str, key: str, token: Token, detail: str) -> None:
+        """A resource as used here (a table, file, queue…): found by name even when no
+        definition of it (DDL, CSD) is in the world."""
+        line = token.line
+        self.ctx.out.entities.append(
+            Entity(
+                kind,
+                name,
+                key,
+                line.path,
+                line.line,
+                line.line,
+                self.ctx.program,
+                origin=line.origin,
+                detail=detail,
+            )
+        )
 
 
 def declare_cursor(ctx: ProcedureContext, name: str, tables: tuple[str, ...], at: Token) -> None:

@@ -28,9 +28,7 @@ def describe_data(lens: LensInput, group: list[WorldEntity], answer: Answer) -> 
     what = "condition name" if first.kind == "condition" else "data item"
     extra = f" ({first.detail})" if first.detail else ""
     origin = f" in copybook {first.origin}" if first.origin else ""
-    where = (
-        f" ({answer.cite(first.path, first.line_start)})" if lens.in_scope(first.path) else ""
-    )
+    where = f" ({answer.cite(first.path, first.line_start)})" if lens.in_scope(first.path) else ""
     answer.say(
         f"{first.name} is a {shape}{what}{extra} defined{origin}{where} and used by program"
         f"{'s' if len(programs) > 1 else ''} {', '.join(programs)}."

@@ -21,7 +21,10 @@ from vigia.worlds.lenses.resources import actions, state_actions
 from vigia.worlds.models import WorldEntity
 from vigia.worlds.retrieval import ChunkHit, best_line
 
-FOLLOWED = 0.8  # a vote passed on through the graph (cursor → paragraph, map → program)
+# Votes passed on through the graph: a cursor's query is its paragraphs' own logic; a
+# screen's texts (menus, field labels) say less about what a program does.
+CURSOR_FOLLOWED = 1.0
+SCREEN_FOLLOWED = 0.5
 REST = 0.25  # weight of an entity's passages after its best one
 IN_NAMED_PROGRAM = 0.02
 TOUCHES_NAMED = 0.03
@@ -61,7 +64,7 @@ def _follow_map(lens: LensInput, hit: ChunkHit, found: dict[str, Candidate]) -> 
     for edge in lens.edges(dst=[key], kinds=["sends", "receives"]):
         program = program_of(edge.src_key)
         if program:
-            voted = _vote(found, f"PGM:{program}", hit.score * FOLLOWED, hit)
+            voted = _vote(found, f"PGM:{program}", hit.score * SCREEN_FOLLOWED, hit)
             voted.via = voted.via or f"its screen {label(key)}"
 
 
@@ -77,7 +80,7 @@ def _follow_cursors(lens: LensInput, hit: ChunkHit, found: dict[str, Candidate])
         )
     )
     for edge in lens.edges(kinds=["uses"], dst=list(cursors)):
-        voted = _vote(found, edge.src_key, hit.score * FOLLOWED, hit)
+        voted = _vote(found, edge.src_key, hit.score * CURSOR_FOLLOWED, hit)
         voted.via = voted.via or f"cursor {label(edge.dst_key)}"
 
 
@@ -153,6 +156,10 @@ def state(
     if entity.kind == "program":
         keys += [e.dst_key for e in lens.edges(src=[entity.key], kinds=["contains"])]
     state_actions(answer, actions(lens, keys), "It", limit=6)
+    if entity.kind == "map":
+        shown_by = lens.edges(dst=[entity.key], kinds=["sends", "receives"])
+        if shown_by:
+            answer.say(f"The screen is shown by {cited(answer, shown_by, True, 4)}.")
     program = entity.program or (entity.name if entity.kind == "program" else None)
     if callers and program:
         calling = lens.edges(dst=[f"PGM:{program}"], kinds=["calls", "calls_dynamic"])

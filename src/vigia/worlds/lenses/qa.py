@@ -4,13 +4,19 @@ no program or field."""
 
 from __future__ import annotations
 
-from vigia.worlds.lenses.common import Answer, LensInput, resolve
+import re
+
+from vigia.language import fold
+from vigia.worlds.lenses.common import Answer, LensInput, program_of, resolve
 from vigia.worlds.lenses.describe import describe
-from vigia.worlds.lenses.evidence import rank, state
+from vigia.worlds.lenses.evidence import Candidate, rank, state
 from vigia.worlds.retrieval import best_line
 
 FACT_CANDIDATES = 2
 BUSINESS_CANDIDATES = 3
+_PARAGRAPH = re.compile(
+    r"\b(?:paragraph|section|routine|parrafo|seccion|rutina|paragrafo|secao|rotina)s?\b"
+)
 
 
 def _named_files(lens: LensInput, answer: Answer) -> None:
@@ -20,6 +26,42 @@ def _named_files(lens: LensInput, answer: Answer) -> None:
             line, text = best_line(hit.chunk, lens.query)
             if text:
                 answer.say(f"In {path}: “{text}” ({answer.cite(path, line)}).")
+
+
+def asks_for_paragraph(message: str) -> bool:
+    return bool(_PARAGRAPH.search(fold(message)))
+
+
+def ordered(candidates: list[Candidate], paragraphs_first: bool) -> list[tuple[Candidate, bool]]:
+    """Candidates to state in order, each with whether it completes the one before: a
+    program is followed by its best paragraph among the candidates (the program says
+    where, the paragraph says what); when the question asks for a paragraph, paragraphs
+    come first."""
+    if paragraphs_first:
+        candidates = sorted(candidates, key=lambda c: not c.key.startswith(("PARA:", "SECT:")))
+    out: list[tuple[Candidate, bool]] = []
+    taken: set[str] = set()
+    for candidate in candidates:
+        if candidate.key in taken:
+            continue
+        out.append((candidate, False))
+        taken.add(candidate.key)
+        if candidate.key.startswith("PGM:"):
+            program = program_of(candidate.key)
+            inner = next(
+                (
+                    c
+                    for c in candidates
+                    if c.key not in taken
+                    and c.key.startswith(("PARA:", "SECT:"))
+                    and program_of(c.key) == program
+                ),
+                None,
+            )
+            if inner is not None:
+                out.append((inner, True))
+                taken.add(inner.key)
+    return out
 
 
 def run_qa(lens: LensInput) -> Answer:
@@ -36,17 +78,20 @@ def run_qa(lens: LensInput) -> Answer:
     answer.steps.append("hybrid search: words and meaning")
     wanted = FACT_CANDIDATES if resolved.strong else BUSINESS_CANDIDATES
     shown = 0
-    for candidate in rank(lens, resolved):
-        if shown >= wanted:
+    for candidate, completes in ordered(rank(lens, resolved), asks_for_paragraph(lens.message)):
+        if shown >= wanted and not completes:
             break
         if candidate.key in described:
             continue
         lead = "The closest code is " if shown == 0 else "Also relevant: "
+        if completes:
+            lead = f"In {program_of(candidate.key)}, the closest paragraph is "
         if candidate.key.startswith("DOC:"):
             lead = "The documentation says: " if shown == 0 else "Also documented: "
         before = len(answer.sentences)
-        state(lens, answer, candidate, lead, callers=shown == 0 or not resolved.strong)
-        shown += len(answer.sentences) > before
+        callers = not completes and (shown == 0 or not resolved.strong)
+        state(lens, answer, candidate, lead, callers=callers)
+        shown += len(answer.sentences) > before and not completes
     if not answer.sentences:
         answer.say(
             f"I found nothing about this in world {lens.world_id!r}"
