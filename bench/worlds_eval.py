@@ -48,9 +48,12 @@ def _rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _setup(data_dir: Path) -> None:
+def _setup(data_dir: Path, database_url: str | None = None) -> None:
     os.environ["VIGIA_DATA_DIR"] = str(data_dir)
-    os.environ.pop("VIGIA_DATABASE_URL", None)
+    if database_url:
+        os.environ["VIGIA_DATABASE_URL"] = database_url
+    else:
+        os.environ.pop("VIGIA_DATABASE_URL", None)
     from vigia.config import get_settings
     from vigia.db.migrate import upgrade
     from vigia.db.session import engine_for
@@ -131,6 +134,16 @@ def passes(case: dict[str, Any], envelope: dict[str, Any]) -> tuple[bool, str]:
     return not problems, "; ".join(problems)
 
 
+LENS_OF = {"fact": "qa", "business": "qa", "impact": "impact", "troubleshoot": "troubleshoot"}
+
+
+def routed_kind(envelope: dict[str, Any]) -> str:
+    """The kind of question the router saw, from the envelope's lens and reason."""
+    if envelope["lens"] != "qa":
+        return str(envelope["lens"])
+    return "business" if "business" in envelope["route"]["reason"] else "fact"
+
+
 def run_genapp(data: Path, verbose: bool) -> tuple[int, int]:
     """The public dev set through ``POST /chat`` (knowledge on), in-process."""
     from fastapi.testclient import TestClient
@@ -144,6 +157,7 @@ def run_genapp(data: Path, verbose: bool) -> tuple[int, int]:
     with session_scope() as session:
         create_user(session, "bench", PASSWORD)
     cases = _rows(data / "genapp.jsonl")
+    routed: list[tuple[bool, bool]] = []
     by: dict[str, dict[str, list[bool]]] = {"kind": defaultdict(list), "lang": defaultdict(list)}
     started = time.perf_counter()
     with TestClient(create_app()) as client:
@@ -156,6 +170,8 @@ def run_genapp(data: Path, verbose: bool) -> tuple[int, int]:
             response.raise_for_status()
             envelope = response.json()
             ok, why = passes(case, envelope)
+            kind = routed_kind(envelope)
+            routed.append((LENS_OF[case["kind"]] == envelope["lens"], kind == case["kind"]))
             by["kind"][case["kind"]].append(ok)
             by["lang"][case["lang"]].append(ok)
             if verbose or not ok:
@@ -172,6 +188,12 @@ def run_genapp(data: Path, verbose: bool) -> tuple[int, int]:
     for axis in ("kind", "lang"):
         shown = ", ".join(f"{k} {sum(v)}/{len(v)}" for k, v in sorted(by[axis].items()))
         print(f"  by {axis}: {shown}")
+    lens_right = sum(lens for lens, _ in routed)
+    kind_right = sum(kind for _, kind in routed)
+    print(
+        f"  router: lens right {lens_right}/{len(routed)}, "
+        f"kind right (fact/business/impact/troubleshoot) {kind_right}/{len(routed)}"
+    )
     total = [ok for results in by["kind"].values() for ok in results]
     print(
         f"genapp overall {sum(total)}/{len(total)} ({sum(total) / len(total):.2f}); "
@@ -225,14 +247,22 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DATA, help="folder with genapp/")
     parser.add_argument("--lines", type=int, default=57_000, help="size of the speed world")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("VIGIA_TEST_DATABASE_URL"),
+        help="an empty PostgreSQL database (default: SQLite in a temporary folder); "
+        "scripts/with-postgres sets VIGIA_TEST_DATABASE_URL",
+    )
     args = parser.parse_args()
+    if args.database_url and args.set == "all":
+        parser.error("on PostgreSQL run one --set at a time (each needs an empty database)")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         if args.set in ("speed", "all"):
-            _setup(tmp / "speed")
+            _setup(tmp / "speed", args.database_url)
             run_speed(args.data, args.lines, tmp)
         if args.set in ("payroll", "genapp", "all"):
-            _setup(tmp / "quality")
+            _setup(tmp / "quality", args.database_url)
             _disk_cache()
         if args.set in ("payroll", "all"):
             run_payroll(args.verbose)

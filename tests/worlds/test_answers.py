@@ -95,7 +95,7 @@ def test_follow_ups_resolve_what_the_previous_turn_was_about(
     assert body["lens"] == "impact"
     assert "CRDCHK.1000-MAIN" in str(body["headline"])  # LINK PROGRAM(WS-RATE-PGM)
     alone = _chat(alice, follow_up)  # a new conversation has nothing to refer back to
-    assert "CRDCHK.1000-MAIN" not in str(alone["headline"])
+    assert str(alone["headline"]).startswith("The question names no program")
 
 
 def test_follow_up_after_a_business_question_uses_the_answer(

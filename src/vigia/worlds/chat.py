@@ -148,7 +148,7 @@ def turn_events(
         lens_input = LensInput(
             session, request.version, request.message, prepared.scope_paths, context
         )
-        named = [*resolve(lens_input).names, *context]
+        named = [*resolve(lens_input).names, *context, *lens_input.named_files]
     route = choose_lens(request.message, named)
     yield node("route", "think", "Choose a lens", route.reason, "active")
     yield node("route", "think", "Choose a lens", f"lens: {route.lens} ({route.kind})", "done")

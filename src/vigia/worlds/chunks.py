@@ -46,7 +46,9 @@ NOISE = word_set(
     working-storage linkage copy include redefines occurs times filler the a an for on
     identification environment configuration source computer object input output control
     select assign working storage local program-id author installation written compiled
-    security remarks handle condition aid
+    security remarks handle condition aid link xctl program transid start return send receive
+    map mapset erase freekb maponly dataonly ridfld keylength dataset file queue writeq readq
+    deleteq ts td abend abcode nodump assign syncpoint rollback nosuspend update
     """
 )
 
@@ -125,6 +127,14 @@ def prose_text(title: str, raw: list[str], limit: int = SHORT_DENSE_WORDS) -> st
     return " ".join(words[:limit]) if len(words) > MIN_DENSE_WORDS else None
 
 
+def screen_text(title: str, raw: list[str]) -> str:
+    """What a screen passage is searched by: its field names and the texts it shows (the
+    macro's positions and attributes say nothing)."""
+    labels = [ln.split(None, 1)[0] for ln in raw if ln[:1].strip() and not ln.startswith("*")]
+    texts = [m.group(1) or m.group(2) or "" for ln in raw for m in _LITERAL.finditer(ln)]
+    return "\n".join([title, " ".join(labels), *texts])
+
+
 def lexical_text(title: str, raw: list[str], fixed: bool) -> str:
     """The title and the code area of every line (sequence and identification areas dropped)."""
     return "\n".join([title, *(code_area(line, fixed)[1] for line in raw)])
@@ -194,7 +204,7 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str | None, str]]:
     starts = [i + 1 for i, ln in enumerate(lines) if ln.startswith("#")] or [1]
     if starts[0] != 1:
         starts.insert(0, 1)
-    out = []
+    out: list[tuple[int, int, str | None, str]] = []
     for index, start in enumerate(starts):
         end = starts[index + 1] - 1 if index + 1 < len(starts) else len(lines)
         out.append((start, end, None, lines[start - 1].lstrip("# ").strip()))
@@ -246,7 +256,6 @@ def passages(path: str, kind: str, text: str, entities: list[Entity], fixed: boo
             else:
                 dense = dense_text(title, raw, fixed, part != "map", limit)
             body = "\n".join(raw)
-            out.append(
-                Passage(first, last, body, part, key, title, lexical_text(title, raw, fixed), dense)
-            )
+            words = screen_text(title, raw) if part == "map" else lexical_text(title, raw, fixed)
+            out.append(Passage(first, last, body, part, key, title, words, dense))
     return out

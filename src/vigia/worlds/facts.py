@@ -34,7 +34,7 @@ def phrase(edge: WorldEdge, screens: dict[str, str]) -> str | None:
     if prefix == "COUNTER":
         return f"gets counter {words}"
     if prefix == "PGM" and edge.kind in ("calls", "calls_dynamic"):
-        return f"calls program {name.lower()}"
+        return f"calls {name.lower()}"
     if prefix == "TRAN":
         return f"starts transaction {name.lower()}"
     if prefix == "MAP":
@@ -58,7 +58,9 @@ def fact_words(session: Session, world_id: str, keys: set[str]) -> dict[str, str
     }
     found: dict[str, list[str]] = defaultdict(list)
     own = session.scalars(
-        select(WorldEdge).where(WorldEdge.world_id == world_id, WorldEdge.src_key.in_(list(keys)))
+        select(WorldEdge)
+        .where(WorldEdge.world_id == world_id, WorldEdge.src_key.in_(list(keys)))
+        .order_by(WorldEdge.path, WorldEdge.line, WorldEdge.id)
     )
     for edge in own:
         said = phrase(edge, screens)

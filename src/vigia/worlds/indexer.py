@@ -14,16 +14,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import numpy as np
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.orm import Session
 
 from vigia.db.base import utcnow
 from vigia.search import CODE, Entry, index_for
 from vigia.worlds import embedding
 from vigia.worlds.bms import extract_bms
-from vigia.worlds.chunks import Passage, passages
+from vigia.worlds.chunks import Passage, name_words, passages
 from vigia.worlds.classify import COBOL_EXTENSIONS, COPYBOOK_EXTENSIONS, classify, is_probably_text
 from vigia.worlds.cobol.extract import extract_cobol
 from vigia.worlds.cobol.preprocess import preprocess
@@ -40,6 +41,7 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
 ENTRY_BATCH = 2000
 FACT_WORDS = 20  # graph facts said in words, before the passage's own dense text
+FACT_KINDS = ("code", "header", "jcl", "map")
 
 Progress = Callable[[str, int, int], None]
 """``(phase, done, total)``: phase ``read`` counts files, ``embed`` counts passages."""
@@ -136,7 +138,7 @@ def _store(
 ) -> None:
     if extraction.entities:  # Core inserts: the ORM's bulk path costs seconds per 10k rows
         session.execute(
-            insert(WorldEntity.__table__),
+            insert(cast(Table, WorldEntity.__table__)),
             [
                 {"world_id": world.id, "file_id": record.id, **entity.__dict__}
                 for entity in extraction.entities
@@ -144,7 +146,7 @@ def _store(
         )
     if extraction.edges:
         session.execute(
-            insert(WorldEdge.__table__),
+            insert(cast(Table, WorldEdge.__table__)),
             [
                 {"world_id": world.id, "file_id": record.id, **edge.__dict__}
                 for edge in extraction.edges
@@ -177,15 +179,21 @@ def _index_passages(
 ) -> None:
     """Embeds the pending passages (zero vectors for word-only ones) and indexes them."""
     session.flush()
-    dense = [i for i, p in enumerate(pending.found) if p.dense]
-    keys = {p.entity_key for p in pending.found if p.dense and p.entity_key and p.kind != "data"}
+    keys = {p.entity_key for p in pending.found if p.entity_key and p.kind in FACT_KINDS}
     facts = fact_words(session, world.id, keys)
-    texts = []
-    for i in dense:
-        passage = pending.found[i]
-        said = facts.get(passage.entity_key or "", "") if passage.kind != "data" else ""
-        facts_said = " ".join(said.split()[:FACT_WORDS]).rstrip(",")
-        texts.append(f"{facts_said}. {passage.dense}" if said else passage.dense or "")
+    dense: list[int] = []
+    texts: list[str] = []
+    for i, passage in enumerate(pending.found):
+        said = facts.get(passage.entity_key or "", "") if passage.kind in FACT_KINDS else ""
+        said = " ".join(said.split()[:FACT_WORDS]).rstrip(",")
+        if said:  # what the code does says what it is for, even in a two-line paragraph
+            own = passage.dense or name_words(passage.title.replace(".", " "))
+            texts.append(f"{said}. {own}")
+        elif passage.dense:
+            texts.append(passage.dense)
+        else:
+            continue
+        dense.append(i)
     vectors = np.zeros((len(pending.found), embedding.embedder().dim), dtype=np.float32)
     report = (lambda done, total: progress("embed", done, total)) if progress else None
     if dense:
@@ -266,11 +274,12 @@ def index_world(session: Session, world: World, progress: Progress | None = None
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         lines_read += lines
         extraction = _extract(kind, rel, text, copybooks)
-        record = known.get(rel)
-        if record is None:
+        existing = known.get(rel)
+        if existing is None:
             record = WorldFile(world_id=world.id, path=rel)
             session.add(record)
         else:
+            record = existing
             _forget(session, world, record)
         record.kind, record.sha256, record.mtime, record.size = kind, digest, mtime, size
         record.lines, record.copies = lines, extraction.copies

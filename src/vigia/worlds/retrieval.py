@@ -141,9 +141,9 @@ def best_line(chunk: WorldChunk, query: str) -> tuple[int, str]:
         ]
         if not any(scores):
             return chunk.line_start, ""
-        best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
-        number, text = sentences[best]
-        follows = sentences[best + 1][1] if best + 1 < len(sentences) else ""
+        top = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+        number, text = sentences[top]
+        follows = sentences[top + 1][1] if top + 1 < len(sentences) else ""
         if follows and not follows.startswith(("#", "|")) and not text.startswith(("#", "|")):
             text = f"{text} {follows}"  # the sentence after it usually explains it
         return number, shorten(text.replace("`", ""), DOC_QUOTE_CHARS)

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from vigia.language import detect_language
 from vigia.worlds import embedding
+from vigia.worlds.glossary import english_words
 from vigia.worlds.graph import Hop, edges, entities_by_key, entities_named, label, upstream
 from vigia.worlds.models import WorldEdge, WorldEntity, WorldFile
 from vigia.worlds.names import code_like, lexical_query, query_terms
@@ -54,6 +56,7 @@ RESOLVABLE = tuple(KIND_ORDER)
 # it is resolved, but only its uses in scope are cited.
 FIELD_KINDS = ("data", "condition")
 SEARCH_DEPTH = 24
+BOILERPLATE_PROGRAMS = 4
 
 
 @dataclass
@@ -79,8 +82,27 @@ class LensInput:
     @property
     def words(self) -> str:
         """The text searched by words: the query without the words every question about
-        code has ("which program", "qué párrafo"), which would match every paragraph."""
-        return lexical_query(self.query)
+        code has ("which program", "qué párrafo"), which would match every paragraph; a
+        Spanish or Portuguese question also brings the English words of its own."""
+        found = lexical_query(self.query)
+        if detect_language(self.message) in ("es", "pt"):
+            found = " ".join([found, *english_words(self.message)])
+        return found
+
+    @cached_property
+    def boilerplate(self) -> set[str]:
+        """Paragraph names found in many programs (``WRITE-ERROR-MESSAGE``, ``MAINLINE-EXIT``):
+        shared plumbing, rarely what a question is about."""
+        rows = self.session.execute(
+            select(WorldEntity.name)
+            .where(
+                WorldEntity.world_id == self.world_id,
+                WorldEntity.kind.in_(["paragraph", "section"]),
+            )
+            .group_by(WorldEntity.name)
+            .having(func.count(func.distinct(WorldEntity.program)) >= BOILERPLATE_PROGRAMS)
+        )
+        return {str(r[0]) for r in rows}
 
     def in_scope(self, path: str) -> bool:
         return in_scope(path, self.scope_paths)

@@ -29,6 +29,7 @@ REST = 0.25  # weight of an entity's passages after its best one
 IN_NAMED_PROGRAM = 0.02
 TOUCHES_NAMED = 0.03
 TOUCHES_WORD = 0.01
+BOILERPLATE = 0.6  # weight of a paragraph whose name many programs share
 CODE_KINDS = ("code", "header", "data", "map", "copybook", "jcl")
 
 
@@ -106,7 +107,13 @@ def rank(
     for hit in lens.hits if hits is None else hits:
         chunk = hit.chunk
         key = chunk.entity_key if chunk.kind in CODE_KINDS and chunk.entity_key else None
-        _vote(found, key or f"DOC:{chunk.path}:{chunk.line_start}", hit.score, hit)
+        shared = (
+            key is not None
+            and key.startswith(("PARA:", "SECT:"))
+            and key.rsplit(":", 1)[-1] in lens.boilerplate
+        )
+        score = hit.score * (BOILERPLATE if shared else 1)
+        _vote(found, key or f"DOC:{chunk.path}:{chunk.line_start}", score, hit)
         if chunk.kind == "map":
             _follow_map(lens, hit, found)
         elif chunk.kind == "data":

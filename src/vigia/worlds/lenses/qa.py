@@ -68,7 +68,7 @@ def run_qa(lens: LensInput) -> Answer:
     """Answers a question with facts from the graph and the code, every one cited."""
     answer = Answer("qa", steps=["resolve entities"])
     resolved = resolve(lens)
-    described = set()
+    described: set[str] = set()
     if resolved.strong:
         answer.steps.append("graph: definitions and uses")
     for group in resolved.strong[:3]:

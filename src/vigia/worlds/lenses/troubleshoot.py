@@ -117,12 +117,12 @@ def _involved(lens: LensInput, answer: Answer) -> list[tuple[WorldEntity, list[W
             for writer in lens.edges(dst=[e.key for e in group], kinds=["writes"]):
                 found.setdefault(writer.src_key, Candidate(writer.src_key)).bonus += 0.02
     setting = _evidence(lens, found)
-    involved = []
+    involved: list[tuple[WorldEntity, list[WorldEdge], Candidate]] = []
     for candidate in sorted(found.values(), key=lambda c: (-c.score, c.key)):
         if candidate.key.startswith(("PARA:", "SECT:")):
-            entity = entity_of(lens, candidate)
-            if entity is not None:
-                involved.append((entity, setting.get(candidate.key, []), candidate))
+            found_entity = entity_of(lens, candidate)
+            if found_entity is not None:
+                involved.append((found_entity, setting.get(candidate.key, []), candidate))
         if len(involved) >= MAX_INVOLVED:
             break
     for rank_number, (_entity, setters, candidate) in enumerate(involved):
