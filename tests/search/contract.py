@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from vigia.db.session import get_engine
 from vigia.search import hybrid
 from vigia.search.protocol import Entry, SearchIndex
-from vigia.search.text import terms
+from vigia.search.text import CODE, terms
 
 DIM = 8
 
@@ -205,3 +205,25 @@ class SearchIndexContract:
         monkeypatch.setattr(hybrid, "POSTING_BUDGET", 100)
         hits = index.search(session, ["kb:x"], "cobertura granizo", None, 10, mode="lexical")
         assert hits[0].key == "rare" and len(hits) == 6
+
+    def test_code_analyzer_keeps_compound_names_whole_and_matches_their_parts(
+        self, index: SearchIndex, session: Session
+    ) -> None:
+        code = [
+            Entry("exact", "PERFORM 1300-COMPUTE-INTEREST THRU 1300-EXIT.", axis(1)),
+            Entry("parts", "Compute the interest of the loan; set the tax rate.", axis(0, 1)),
+            Entry("other", "MOVE WS-TAX-RATE TO TX-RATE. CALL 'LGAPDB02'.", axis(0, 0, 1)),
+        ]
+        index.add(session, "world:w", code, analyzer=CODE)
+        session.commit()
+
+        def keys(query: str) -> list[str]:
+            found = index.search(session, ["world:w"], query, None, 5, "lexical", CODE)
+            return [h.key for h in found]
+
+        assert keys("What does 1300-COMPUTE-INTEREST do?")[:2] == ["exact", "parts"]
+        assert keys("COMPUTE-INTEREST")[0] == "exact"  # without its leading number
+        assert keys("WS-TAX-RATE")[0] == "other"
+        assert set(keys("tax rate")) == {"parts", "other"}
+        assert keys("LGAPDB01") == []  # numbered names are never cut to a shared stem
+        assert keys("lgapdb02") == ["other"]

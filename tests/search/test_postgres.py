@@ -17,7 +17,7 @@ from vigia.db.session import get_engine
 from vigia.search import index_for
 from vigia.search.postgres import PostgresSearchIndex
 from vigia.search.protocol import SearchIndex
-from vigia.search.text import index_terms
+from vigia.search.text import CODE, index_terms
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("VIGIA_TEST_DATABASE_URL"),
@@ -47,6 +47,22 @@ def test_index_for_picks_the_postgres_backend() -> None:
 def test_postgres_lexemes_are_exactly_our_terms(sample: str) -> None:
     # BM25 joins the tsvector's lexemes to the query's terms: they must be the same strings.
     words = index_terms(sample)
+    with Session(get_engine()) as session:
+        lexemes = session.scalar(
+            text("SELECT tsvector_to_array(to_tsvector('simple', :w))"), {"w": words}
+        )
+    assert sorted(lexemes or []) == sorted(set(words.split()))
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        "PERFORM 1300-COMPUTE-INTEREST. MOVE WS-TAX-RATE TO CUSTOMER_SECURE(1).",
+        "EXEC CICS LINK PROGRAM('LGAPDB01') END-EXEC. 1e5 0x1F 5732fec8 db2-v12.1",
+    ],
+)
+def test_postgres_lexemes_are_exactly_our_code_terms(sample: str) -> None:
+    words = CODE.index_terms(sample)
     with Session(get_engine()) as session:
         lexemes = session.scalar(
             text("SELECT tsvector_to_array(to_tsvector('simple', :w))"), {"w": words}

@@ -9,12 +9,20 @@ import pytest
 from fastapi.testclient import TestClient
 
 from vigia.db.session import session_scope
+from vigia.worlds import embedding
 from vigia.worlds.catalog import add_world
 from vigia.worlds.indexer import IndexReport, index_world
 from vigia.worlds.users import create_user
 
 PAYROLL = Path(__file__).parent / "payroll"
+CICS = Path(__file__).parent / "cics"
 PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _embed_each_text_once() -> None:
+    """Tests index the same worlds again and again: their passages are embedded once."""
+    embedding.use_memory_cache()
 
 
 @pytest.fixture
@@ -23,6 +31,13 @@ def payroll() -> IndexReport:
     with session_scope() as session:
         world = add_world(session, "payroll-2024", PAYROLL)
         return index_world(session, world)
+
+
+@pytest.fixture
+def loans() -> IndexReport:
+    """World ``loans``: the small CICS/DB2 test world, registered and indexed."""
+    with session_scope() as session:
+        return index_world(session, add_world(session, "loans", CICS))
 
 
 @pytest.fixture

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from tests.worlds.conftest import PAYROLL
 from vigia.worlds.cobol.extract import extract_cobol
-from vigia.worlds.cobol.preprocess import (
-    Replacement,
-    apply_replacing,
-    is_free_format,
-    parse_replacing,
-    preprocess,
-    source_lines,
-)
+from vigia.worlds.cobol.preprocess import is_free_format, preprocess, source_lines
+from vigia.worlds.cobol.replacing import Replacement, apply_replacing, parse_replacing
 from vigia.worlds.graph_types import Extraction
 from vigia.worlds.indexer import _Copybooks
 
@@ -164,7 +158,7 @@ def test_exec_sql_and_cics_blocks_are_kept() -> None:
     db = {(e.kind, e.dst_key) for e in out.edges if e.src_key == "PARA:DEMO:DB-PART"}
     assert ("writes", "DATA:DEMO:WS-TAX") in db
     assert ("reads", "DATA:DEMO:WS-GROSS") in db
-    assert ("uses_table", "TABLE:TAXES") in db
+    assert ("reads", "TABLE:TAXES") in db  # SELECT … FROM TAXES
     assert ("executes", "SQL:DEMO:30") in db
 
 

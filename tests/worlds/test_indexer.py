@@ -1,4 +1,5 @@
-"""Indexing: totals, the graph in tables, re-index reading only changed files, JCL, search."""
+"""Indexing: totals, the graph in tables, re-index reading only changed files, JCL, and the
+world's passages on the shared search stack."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ from sqlalchemy import func, select
 from tests.worlds.conftest import PAYROLL
 from vigia.db.session import session_scope
 from vigia.errors import Conflict, Invalid
+from vigia.search import index_for
 from vigia.worlds.catalog import add_world, get_world
 from vigia.worlds.graph import upstream
 from vigia.worlds.indexer import IndexReport, index_world
 from vigia.worlds.jcl import extract_jcl
-from vigia.worlds.models import WorldEdge, WorldEntity
-from vigia.worlds.search import SqlLikeSearch, WorldSearch, query_terms
-from vigia.worlds.search_sqlite import SqliteFtsSearch, search_backend
+from vigia.worlds.models import WorldChunk, WorldEdge, WorldEntity
+from vigia.worlds.retrieval import collection_of, search_world
 
 
 def test_payroll_world_meets_the_acceptance_shape(payroll: IndexReport) -> None:
@@ -73,10 +74,13 @@ def test_reindex_reads_only_changed_files(tmp_path: Path) -> None:
     with session_scope() as session:
         third = index_world(session, get_world(session, "w"))
         assert (third.changed, third.removed, third.files) == (1, 1, first.files - 1)
-        backend = search_backend(session)
-        hits = backend.search(session, "w", ["OVERTIME-CAP-XYZ"], [])
-        assert [h.path for h in hits] == ["docs/overtime.md"]
-        assert backend.search(session, "w", ["Restart"], []) == []
+        hits = search_world(session, "w", "OVERTIME-CAP-XYZ", [], 3, "lexical")
+        assert [h.path for h in hits][:1] == ["docs/overtime.md"]
+        assert "OVERTIME-CAP-XYZ" in hits[0].chunk.text
+        restart = search_world(session, "w", "Restart", [], 20, "lexical")
+        assert "docs/runbook.md" not in {h.path for h in restart}
+        chunks = session.scalar(select(func.count()).select_from(WorldChunk))
+        assert index_for(session).count(session, collection_of("w")) == chunks
 
 
 def test_changed_copybook_reextracts_the_programs_that_copy_it(tmp_path: Path) -> None:
@@ -127,28 +131,31 @@ def test_jcl_steps_programs_and_datasets() -> None:
     assert runs == {("PGM:IKJEFT01", 5), ("PGM:EMPUPDT", 10)}
 
 
-@pytest.mark.parametrize(
-    "backend", [SqliteFtsSearch(), SqlLikeSearch()], ids=["sqlite-fts5", "sql-like"]
-)
-def test_search_contract(payroll: IndexReport, backend: WorldSearch) -> None:
-    """Every backend finds names whole, honours scope paths, and drops removed files."""
+def test_passages_are_found_by_whole_names_within_scope(payroll: IndexReport) -> None:
+    """Names stay whole (``WS-TAX-RATE`` is not three words), scope paths restrict the
+    passages, worlds are separate collections, and a removed file leaves the index."""
     with session_scope() as session:
-        if isinstance(backend, SqliteFtsSearch) and session.get_bind().dialect.name != "sqlite":
-            pytest.skip("FTS5 exists only on SQLite")
-        hits = backend.search(session, "payroll-2024", query_terms("WS-TAX-RATE"), [], 20)
-        assert hits and all("WS-TAX-RATE" in h.text.upper() for h in hits)
-        scoped = backend.search(session, "payroll-2024", ["WS-TAX-RATE"], ["src/tax"], 20)
-        assert scoped and {h.path for h in scoped} == {"src/tax/TAXCALC.cbl"}
-        assert backend.search(session, "payroll-2024", [], [], 5) == []
-        assert backend.search(session, "other", ["WS-TAX-RATE"], [], 5) == []
-        file_id = (
-            session.execute(
-                select(WorldEntity.file_id).where(WorldEntity.path == "src/tax/TAXCALC.cbl")
-            )
-            .scalars()
-            .first()
-        )
-        assert file_id is not None
-        backend.remove_file(session, file_id)
-        left = backend.search(session, "payroll-2024", ["WS-TAX-RATE"], ["src/tax"], 20)
-        assert left == []
+        hits = search_world(session, "payroll-2024", "WS-TAX-RATE", [], 5, "lexical")
+        assert hits and all("WS-TAX-RATE" in h.chunk.text.upper() for h in hits)
+        scoped = search_world(session, "payroll-2024", "WS-TAX-RATE", ["src/tax"], 20, "lexical")
+        assert scoped[0].path == "src/tax/TAXCALC.cbl"  # the whole name first, then parts
+        assert all(h.path.startswith("src/tax/") for h in scoped)
+        assert search_world(session, "payroll-2024", "", [], 5, "lexical") == []
+        assert search_world(session, "other", "WS-TAX-RATE", [], 5, "lexical") == []
+        dense = search_world(session, "payroll-2024", "how is federal income tax withheld", [], 5)
+        assert any(h.path.startswith("src/tax/") or "tax" in h.path for h in dense)
+    taxcalc = PAYROLL / "src" / "tax" / "TAXCALC.cbl"
+    with session_scope() as session:
+        world = get_world(session, "payroll-2024")
+        world.path = str(_without(taxcalc))
+        index_world(session, world)
+        left = search_world(session, "payroll-2024", "WS-TAX-RATE", ["src/tax"], 50, "lexical")
+        assert left and "src/tax/TAXCALC.cbl" not in {h.path for h in left}
+
+
+def _without(path: Path) -> Path:
+    """A copy of the payroll world lacking ``path``."""
+    target = Path(os.environ["VIGIA_DATA_DIR"]) / "without"
+    shutil.copytree(PAYROLL, target)
+    (target / path.relative_to(PAYROLL)).unlink()
+    return target

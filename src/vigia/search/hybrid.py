@@ -21,7 +21,7 @@ from vigia.db.base import new_id
 from vigia.search.fusion import reciprocal_rank_fusion
 from vigia.search.models import SearchCollection, SearchEntry
 from vigia.search.protocol import Entry, Hit, Mode
-from vigia.search.text import query_terms
+from vigia.search.text import PROSE, Analyzer
 from vigia.search.vectors import Matrix, MatrixCache
 
 CANDIDATES = 50
@@ -63,7 +63,13 @@ class HybridSearchIndex:
 
     # the lexical side, per backend --------------------------------------------------
 
-    def index_words(self, session: Session, collection: str, rows: list[tuple[int, str]]) -> None:
+    def index_words(
+        self,
+        session: Session,
+        collection: str,
+        rows: list[tuple[int, str]],
+        analyzer: Analyzer = PROSE,
+    ) -> None:
         """Indexes the words of new entries of ``collection``, given as (entry id, text)."""
         raise NotImplementedError
 
@@ -96,7 +102,13 @@ class HybridSearchIndex:
 
     # writes ---------------------------------------------------------------------------
 
-    def add(self, session: Session, collection: str, entries: Sequence[Entry]) -> None:
+    def add(
+        self,
+        session: Session,
+        collection: str,
+        entries: Sequence[Entry],
+        analyzer: Analyzer = PROSE,
+    ) -> None:
         if not entries:
             return
         dim = int(np.asarray(entries[0].vector).size)
@@ -117,7 +129,7 @@ class HybridSearchIndex:
             session.add_all(rows)
             session.flush()
             words = [(r.id, e.text) for r, e in zip(rows, batch, strict=True)]
-            self.index_words(session, collection, words)
+            self.index_words(session, collection, words, analyzer)
         row.revision = new_id()
         session.flush()
 
@@ -172,10 +184,15 @@ class HybridSearchIndex:
         return {name: self.cache.get(session, name, rev, dim) for name, rev, dim in rows}
 
     def lexical(
-        self, session: Session, collections: Sequence[str], query: str, limit: int
+        self,
+        session: Session,
+        collections: Sequence[str],
+        query: str,
+        limit: int,
+        analyzer: Analyzer = PROSE,
     ) -> list[tuple[str, str, float]]:
         """(key, collection, BM25 relevance) of the best lexical matches, best first."""
-        terms = query_terms(query)
+        terms = analyzer.query_terms(query)
         if not terms or not collections:
             return []
         frequency = None
@@ -208,6 +225,7 @@ class HybridSearchIndex:
         vector: NDArray[np.float32] | None,
         limit: int = 5,
         mode: Mode = "hybrid",
+        analyzer: Analyzer = PROSE,
     ) -> list[Hit]:
         if not collections or limit <= 0:
             return []
@@ -224,7 +242,9 @@ class HybridSearchIndex:
             return 0.0 if sim is None else sim
 
         depth = limit if mode != "hybrid" else max(CANDIDATES, limit)
-        lexical = self.lexical(session, collections, query, depth) if mode != "dense" else []
+        lexical = (
+            self.lexical(session, collections, query, depth, analyzer) if mode != "dense" else []
+        )
         dense = (
             self.dense(matrices, query_unit, depth)
             if query_unit is not None and mode != "lexical"

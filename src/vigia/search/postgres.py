@@ -22,7 +22,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.orm import Session
 
 from vigia.search.hybrid import HybridSearchIndex
-from vigia.search.text import index_terms
+from vigia.search.text import PROSE, Analyzer
 
 K1 = 1.2
 B = 0.75
@@ -90,8 +90,14 @@ class PostgresSearchIndex(HybridSearchIndex):
 
     document_frequency_sql = _DOC_FREQUENCY
 
-    def index_words(self, session: Session, collection: str, rows: list[tuple[int, str]]) -> None:
-        words = [(i, index_terms(t)) for i, t in rows]
+    def index_words(
+        self,
+        session: Session,
+        collection: str,
+        rows: list[tuple[int, str]],
+        analyzer: Analyzer = PROSE,
+    ) -> None:
+        words = [(i, analyzer.index_terms(t)) for i, t in rows]
         sizes = [len(w.split()) for _, w in words]
         session.execute(
             _INSERT_TERMS,

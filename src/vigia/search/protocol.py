@@ -16,6 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 from sqlalchemy.orm import Session
 
+from vigia.search.text import PROSE, Analyzer
+
 Mode = Literal["lexical", "dense", "hybrid"]
 
 
@@ -48,8 +50,14 @@ class Hit:
 class SearchIndex(Protocol):
     """Hybrid lexical + dense search over collections of entries."""
 
-    def add(self, session: Session, collection: str, entries: Sequence[Entry]) -> None:
-        """Adds entries (keys must be new in the collection)."""
+    def add(
+        self,
+        session: Session,
+        collection: str,
+        entries: Sequence[Entry],
+        analyzer: Analyzer = PROSE,
+    ) -> None:
+        """Adds entries (keys must be new in the collection); ``analyzer`` makes their terms."""
         ...
 
     def remove(self, session: Session, collection: str, keys: Sequence[str]) -> int:
@@ -72,6 +80,9 @@ class SearchIndex(Protocol):
         vector: NDArray[np.float32] | None,
         limit: int = 5,
         mode: Mode = "hybrid",
+        analyzer: Analyzer = PROSE,
     ) -> list[Hit]:
-        """The best ``limit`` entries of ``collections`` for the query, best first."""
+        """The best ``limit`` entries of ``collections`` for the query, best first.
+
+        ``analyzer`` must be the one the collections' entries were added with."""
         ...

@@ -16,7 +16,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.orm import Session
 
 from vigia.search.hybrid import HybridSearchIndex
-from vigia.search.text import index_terms
+from vigia.search.text import PROSE, Analyzer
 
 _LEXICAL = text(
     "SELECT e.key, e.collection, bm25(search_fts) AS rank FROM search_fts "
@@ -41,8 +41,14 @@ class SqliteSearchIndex(HybridSearchIndex):
 
     document_frequency_sql = _DOC_FREQUENCY
 
-    def index_words(self, session: Session, collection: str, rows: list[tuple[int, str]]) -> None:
-        session.execute(_INSERT_FTS, [{"id": i, "terms": index_terms(t)} for i, t in rows])
+    def index_words(
+        self,
+        session: Session,
+        collection: str,
+        rows: list[tuple[int, str]],
+        analyzer: Analyzer = PROSE,
+    ) -> None:
+        session.execute(_INSERT_FTS, [{"id": i, "terms": analyzer.index_terms(t)} for i, t in rows])
 
     def unindex(self, session: Session, collection: str, ids: list[int]) -> None:
         session.execute(_DELETE_FTS, {"ids": ids})

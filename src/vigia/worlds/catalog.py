@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from vigia.errors import Conflict, Invalid, NotFound
@@ -65,8 +66,48 @@ def normalise_scope_path(raw: str) -> str:
     return posixpath.join(*parts)
 
 
+def _indexed_match(session: Session, world: World, path: str) -> tuple[bool, str | None]:
+    """Whether ``path`` is an indexed file or folder of ``world``, compared case-sensitively
+    (SQL ``LIKE`` is not, on SQLite), and the differently-cased path it may have meant."""
+    prefix = path + "/"
+    rows = session.scalars(
+        select(WorldFile.path)
+        .where(
+            WorldFile.world_id == world.id,
+            func.lower(WorldFile.path).startswith(prefix.lower(), autoescape=True)
+            | (func.lower(WorldFile.path) == path.lower()),
+        )
+        .limit(200)
+    ).all()
+    if any(p == path or p.startswith(prefix) for p in rows):
+        return True, None
+    for other in rows:
+        if other.lower() == path.lower():
+            return False, other
+        if other.lower().startswith(prefix.lower()):
+            return False, other[: len(path)]
+    return False, None
+
+
+def _exists_exactly(root: Path, path: str) -> bool:
+    """Whether ``root/path`` exists with exactly these names (case included)."""
+    folder = root
+    for part in path.split("/"):
+        try:
+            names = set(os.listdir(folder))
+        except OSError:
+            return False
+        if part not in names:
+            return False
+        folder = folder / part
+    return True
+
+
 def resolve_scope(session: Session, world: World | None, raw_paths: list[str]) -> list[str]:
-    """Normalised, de-duplicated scope paths that exist in ``world`` (422 otherwise)."""
+    """Normalised, de-duplicated scope paths that exist in ``world`` (422 otherwise).
+
+    A scope path must name an indexed file or folder exactly, case included; before the
+    world's first index, a file or folder of its directory."""
     if len(raw_paths) > MAX_SCOPE_PATHS:
         raise Invalid(f"at most {MAX_SCOPE_PATHS} scope paths")
     out: list[str] = []
@@ -80,18 +121,14 @@ def resolve_scope(session: Session, world: World | None, raw_paths: list[str]) -
         raise Invalid("scope paths need an existing world")
     root = Path(world.path)
     for path in out:
-        indexed = session.scalar(
-            select(WorldFile.id)
-            .where(
-                WorldFile.world_id == world.id,
-                (WorldFile.path == path) | WorldFile.path.startswith(path + "/", autoescape=True),
-            )
-            .limit(1)
-        )
         target = (root / path).resolve()
-        inside = target == root.resolve() or root.resolve() in target.parents
-        if indexed is None and not (inside and target.exists()):
-            raise Invalid(f"scope path {path!r} does not exist in world {world.id!r}")
-        if not inside:
+        if target != root.resolve() and root.resolve() not in target.parents:
             raise Invalid(f"scope path {path!r} leaves world {world.id!r}")
+        if world.indexed_at is None:
+            found, meant = _exists_exactly(root, path), None
+        else:
+            found, meant = _indexed_match(session, world, path)
+        if not found:
+            hint = f" (did you mean {meant!r}?)" if meant else ""
+            raise Invalid(f"scope path {path!r} does not exist in world {world.id!r}{hint}")
     return out

@@ -17,13 +17,16 @@ from vigia.db.session import write_scope
 from vigia.errors import Conflict, NotFound
 from vigia.worlds import conversations, personal
 from vigia.worlds.catalog import resolve_scope
-from vigia.worlds.lenses.common import Answer, LensInput
+from vigia.worlds.followup import context_names
+from vigia.worlds.lenses.common import Answer, LensInput, resolve
 from vigia.worlds.lenses.impact import run_impact
 from vigia.worlds.lenses.qa import run_qa
 from vigia.worlds.lenses.router import Route, choose_lens
 from vigia.worlds.lenses.troubleshoot import run_troubleshoot
 from vigia.worlds.models import World, WorldConversation, WorldUser
+from vigia.worlds.names import query_terms
 from vigia.worlds.prose import rewrite
+from vigia.worlds.retrieval import in_scope
 from vigia.worlds.schemas import (
     AnswerDeltaEvent,
     AnswerEvent,
@@ -37,7 +40,6 @@ from vigia.worlds.schemas import (
     SourceOut,
     TurnEvent,
 )
-from vigia.worlds.search import query_terms
 
 LENSES: dict[str, Callable[[LensInput], Answer]] = {
     "qa": run_qa,
@@ -94,8 +96,13 @@ def scope_out(version: str, scope_paths: list[str]) -> ScopeOut:
     return ScopeOut(version=version, scope_paths=scope_paths, source=source)
 
 
-def sources_out(answer: Answer) -> list[SourceOut]:
-    return [SourceOut(doc_id=path, line=line) for path, line in answer.sources]
+def sources_out(answer: Answer, scope_paths: list[str]) -> list[SourceOut]:
+    """The answer's citations (only ever in scope: lenses see nothing else)."""
+    return [
+        SourceOut(doc_id=path, line=line)
+        for path, line in answer.sources
+        if in_scope(path, scope_paths)
+    ]
 
 
 def _without_knowledge(
@@ -139,15 +146,23 @@ def turn_events(
     ``session`` serves the reads; the conversation and its two messages are written at the
     end in one write transaction of their own.
     """
-    route = choose_lens(request.message)
-    yield node("route", "think", "Choose a lens", route.reason, "active")
-    yield node("route", "think", "Choose a lens", f"lens: {route.lens}", "done")
-
+    lens_input: LensInput | None = None
+    named: list[str] | None = None
     if request.knowledge and prepared.world is not None:
+        context = context_names(session, request.version, prepared.conversation, request.message)
+        lens_input = LensInput(
+            session, request.version, request.message, prepared.scope_paths, context
+        )
+        named = [*resolve(lens_input).names, *context, *lens_input.named_files]
+    route = choose_lens(request.message, named)
+    yield node("route", "think", "Choose a lens", route.reason, "active")
+    yield node("route", "think", "Choose a lens", f"lens: {route.lens} ({route.kind})", "done")
+
+    if lens_input is not None:
         where = ", ".join(prepared.scope_paths) or "the whole world"
         label = f"{route.lens} lens over {request.version}"
-        yield node("lens", "tool", label, f"graph and full-text search in {where}", "active")
-        lens_input = LensInput(session, request.version, request.message, prepared.scope_paths)
+        about = f"; about {', '.join(lens_input.context)}" if lens_input.context else ""
+        yield node("lens", "tool", label, f"graph and hybrid search in {where}{about}", "active")
         answer = LENSES[route.lens](lens_input)
         yield node("lens", "tool", label, f"{len(answer.sources)} sources cited", "done")
     else:
@@ -182,7 +197,7 @@ def turn_events(
             lens=route.lens,
             route=route_out(route, answer),
             scope=scope_out(request.version, prepared.scope_paths),
-            sources=sources_out(answer),
+            sources=sources_out(answer, prepared.scope_paths),
             conversation_id=conversation.id,
             personal_sources=personal_hits or None,
         )
@@ -199,12 +214,12 @@ def run_lens(
     world = knowledge_world(session, version)
     scope = resolve_scope(session, world, scope_paths)
     answer = LENSES[lens](LensInput(session, version, text, scope))
-    route = Route(lens, f"{lens}: requested directly through /{lens}/run")
+    route = Route(lens, f"{lens}: requested directly through /{lens}/run", lens)
     return LensResponse(
         headline=rewrite(text, answer) or answer.headline,
         lens=lens,
         route=route_out(route, answer),
         scope=scope_out(version, scope),
-        sources=sources_out(answer),
+        sources=sources_out(answer, scope),
         details=answer.details,
     )

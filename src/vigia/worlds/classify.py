@@ -11,6 +11,7 @@ COBOL_EXTENSIONS = frozenset({".cbl", ".cob", ".cobol", ".ccp", ".pco", ".sqb"})
 COPYBOOK_EXTENSIONS = frozenset({".cpy", ".copy", ".cpb", ".inc"})
 JCL_EXTENSIONS = frozenset({".jcl", ".proc", ".prc"})
 MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".rst"})
+BMS_EXTENSIONS = frozenset({".bms"})
 CODE_EXTENSIONS = {
     ".py": "python",
     ".java": "java",
@@ -27,7 +28,7 @@ _PROGRAM_ID = re.compile(r"^.{0,7}\s*PROGRAM-ID\b", re.IGNORECASE | re.MULTILINE
 
 
 def classify(rel_path: str, text: str) -> str:
-    """``cobol``, ``copybook``, ``jcl``, ``markdown``, ``code`` or ``text``."""
+    """``cobol``, ``copybook``, ``jcl``, ``bms``, ``markdown``, ``code`` or ``text``."""
     suffix = PurePosixPath(rel_path).suffix.lower()
     if suffix in COBOL_EXTENSIONS:
         return "cobol" if _PROGRAM_ID.search(text) else "copybook"
@@ -35,6 +36,8 @@ def classify(rel_path: str, text: str) -> str:
         return "copybook"
     if suffix in JCL_EXTENSIONS or (suffix in ("", ".txt") and looks_like_jcl(text)):
         return "jcl"
+    if suffix in BMS_EXTENSIONS:
+        return "bms"
     if suffix in MARKDOWN_EXTENSIONS:
         return "markdown"
     if suffix in CODE_EXTENSIONS:

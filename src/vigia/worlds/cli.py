@@ -7,7 +7,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from vigia.cli_output import emit, fail, in_session
 from vigia.db.migrate import upgrade
@@ -40,31 +47,66 @@ def world_add(
     emit({"id": world.id, "path": world.path}, as_json, f"world {world.id} → {world.path}")
 
 
+PHASES = {"read": "files read", "embed": "passages embedded"}
+PLAIN_STEPS = 10
+
+
+class IndexProgress:
+    """Progress of ``vigia world index`` on stderr: bars on a terminal, otherwise plain
+    lines (one per tenth of each phase, so logs stay short)."""
+
+    def __init__(self, world_id: str, console: Console) -> None:
+        self.world_id = world_id
+        self.console = console
+        self.bar: Progress | None = None
+        self.tasks: dict[str, TaskID] = {}
+        self.printed: dict[str, int] = {}
+        if console.is_terminal:
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+            )
+
+    def __enter__(self) -> IndexProgress:
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        what = PHASES.get(phase, phase)
+        if self.bar is not None:
+            if phase not in self.tasks:
+                self.tasks[phase] = self.bar.add_task(f"{self.world_id}: {what}", total=total)
+            self.bar.update(self.tasks[phase], completed=done, total=total)
+            return
+        step = done * PLAIN_STEPS // max(total, 1)
+        if step > self.printed.get(phase, -1) or done == total:
+            if self.printed.get(phase) == PLAIN_STEPS:
+                return
+            self.printed[phase] = PLAIN_STEPS if done == total else step
+            print(f"{self.world_id}: {done}/{total} {what}", file=sys.stderr, flush=True)
+
+
 @world_app.command("index")
 def world_index(
     world_id: Annotated[str, typer.Argument(metavar="ID")],
     as_json: JsonFlag = False,
 ) -> None:
-    """(Re)indexes world ID; only changed files are read. Progress goes to stderr."""
-    console = Console(stderr=True)
+    """(Re)indexes world ID; only changed files are read. Progress goes to stderr: a bar
+    on a terminal, plain lines otherwise."""
     try:
         upgrade()
         with (
             session_scope() as session,
-            Progress(
-                TextColumn("indexing {task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                transient=not console.is_terminal,
-            ) as bar,
+            IndexProgress(world_id, Console(stderr=True)) as progress,
         ):
-            task = bar.add_task(world_id, total=None)
-
-            def progress(done: int, total: int, path: str) -> None:
-                bar.update(task, completed=done, total=total, description=path[-50:])
-
             report = index_world(session, get_world(session, world_id), progress)
     except VigiaError as exc:
         fail(exc, as_json)

@@ -9,6 +9,7 @@ from sqlalchemy import literal, select
 from sqlalchemy.orm import Session
 
 from vigia.worlds.models import WorldChunk, WorldEdge, WorldEntity
+from vigia.worlds.source import readable
 
 PRIMARY_KINDS = (
     "paragraph",
@@ -191,20 +192,13 @@ def line_text(session: Session, world_id: str, path: str, line: int) -> str:
     index = line - chunk.line_start
     if not 0 <= index < len(lines):
         return ""
-    text = lines[index]
-    if len(text) > 7 and text[:6].isdigit():
-        text = "      " + text[6:]
-    return (
-        " ".join(text[7:72].split())
-        if len(text) > 7 and path.lower().endswith((".cbl", ".cob", ".cpy", ".cobol", ".copy"))
-        else text.strip()
-    )
+    return readable(lines[index], chunk.fixed)
 
 
 def label(key: str) -> str:
     """A short display label of a key (``PARA:TAXCALC:CALC-TAX`` → ``TAXCALC.CALC-TAX``)."""
     parts = key.split(":")
-    if parts[0] in ("PARA", "SECT", "DATA", "FD", "STEP") and len(parts) >= 3:
+    if parts[0] in ("PARA", "SECT", "DATA", "FD", "STEP", "CURSOR") and len(parts) >= 3:
         return f"{parts[1]}.{parts[2]}"
     if parts[0] in ("SQL", "CICS") and len(parts) >= 3:
         return f"EXEC {parts[0]} in {parts[1]} line {parts[2]}"

@@ -1,8 +1,10 @@
 """Indexes a world: walks its folder, re-reads only changed files, extracts the code graph,
-stores chunks for full-text search.
+and puts the files' passages on the shared search stack (one ``vigia.search`` collection
+per world, code analyzer, dense vectors).
 
 A file whose size and mtime did not change is not opened. A changed copybook re-extracts
-the programs that copy it (their own text is re-read, since expansion needs it).
+the programs that copy it (their own text is re-read, since expansion needs it). Passages
+are embedded after every file is read, in batches, then indexed in one go.
 """
 
 from __future__ import annotations
@@ -12,27 +14,38 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
-from sqlalchemy import delete, insert, select
+import numpy as np
+from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.orm import Session
 
 from vigia.db.base import utcnow
 from vigia.observability import report
-from vigia.worlds.chunking import chunk_lines
-from vigia.worlds.classify import COPYBOOK_EXTENSIONS, classify, is_probably_text
+from vigia.search import CODE, Entry, index_for
+from vigia.worlds import embedding
+from vigia.worlds.bms import extract_bms
+from vigia.worlds.chunks import Passage, name_words, passages
+from vigia.worlds.classify import COBOL_EXTENSIONS, COPYBOOK_EXTENSIONS, classify, is_probably_text
 from vigia.worlds.cobol.extract import extract_cobol
 from vigia.worlds.cobol.preprocess import preprocess
-from vigia.worlds.graph_types import Extraction
+from vigia.worlds.definitions import csd_definitions, ddl_tables
+from vigia.worlds.facts import fact_words
+from vigia.worlds.graph_types import Entity, Extraction
 from vigia.worlds.jcl import extract_jcl
 from vigia.worlds.models import World, WorldChunk, WorldEdge, WorldEntity, WorldFile
-from vigia.worlds.search import WorldSearch
-from vigia.worlds.search_sqlite import search_backend
+from vigia.worlds.retrieval import collection_of
+from vigia.worlds.source import is_fixed_format
 from vigia.worlds.treesitter import extract_code
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
+ENTRY_BATCH = 2000
+FACT_WORDS = 20  # graph facts said in words, before the passage's own dense text
+FACT_KINDS = ("code", "header", "jcl", "map")
 
-Progress = Callable[[int, int, str], None]
+Progress = Callable[[str, int, int], None]
+"""``(phase, done, total)``: phase ``read`` counts files, ``embed`` counts passages."""
 
 
 @dataclass(frozen=True)
@@ -63,14 +76,19 @@ def _walk(root: Path) -> list[tuple[str, Path]]:
 
 
 class _Copybooks:
-    """Resolves copybook names to files of the world (``.cpy`` first), caching their text."""
+    """Resolves copybook names to COBOL files of the world (``.cpy`` first), caching text.
+
+    Only copybook and COBOL extensions (or none) qualify: ``COPY SSMAP`` must not expand
+    the BMS source ``ssmap.bms``."""
 
     def __init__(self, files: list[tuple[str, Path]]) -> None:
         self.paths: dict[str, tuple[str, Path]] = {}
         for rel, path in files:
+            suffix = path.suffix.lower()
+            if suffix and suffix not in COPYBOOK_EXTENSIONS | COBOL_EXTENSIONS:
+                continue
             name = path.stem.upper()
-            preferred = path.suffix.lower() in COPYBOOK_EXTENSIONS
-            if name not in self.paths or preferred:
+            if name not in self.paths or suffix in COPYBOOK_EXTENSIONS:
                 self.paths[name] = (rel, path)
         self.cache: dict[str, str] = {}
 
@@ -89,30 +107,39 @@ def _extract(kind: str, rel: str, text: str, copybooks: _Copybooks) -> Extractio
         return extract_cobol(preprocess(text, rel, copybooks), rel)
     if kind == "jcl":
         return extract_jcl(text, rel)
+    if kind == "bms":
+        return extract_bms(text, rel)
+    out = extract_code(rel, text) if kind == "code" else Extraction()
     if kind == "copybook":
-        lines = text.count("\n") + 1
         name = Path(rel).stem.upper()
-        out = Extraction()
-        from vigia.worlds.graph_types import Entity
-
+        lines = text.count("\n") + 1
         out.entities.append(Entity("copybook", name, f"COPY:{name}", rel, 1, lines))
-        return out
-    if kind == "code":
-        return extract_code(rel, text)
-    return Extraction()
+    elif "DEFINE" in text.upper() or "CREATE" in text.upper():
+        numbered = list(enumerate(text.splitlines(), start=1))
+        csd_definitions(numbered, rel, out)
+        ddl_tables(numbered, rel, out)
+    return out
+
+
+@dataclass
+class _Pending:
+    """Passages stored as chunk rows, waiting for their vectors."""
+
+    rows: list[WorldChunk]
+    found: list[Passage]
 
 
 def _store(
     session: Session,
-    search: WorldSearch,
     world: World,
     record: WorldFile,
     text: str,
     extraction: Extraction,
+    pending: _Pending,
 ) -> None:
-    if extraction.entities:
+    if extraction.entities:  # Core inserts: the ORM's bulk path costs seconds per 10k rows
         session.execute(
-            insert(WorldEntity),
+            insert(cast(Table, WorldEntity.__table__)),
             [
                 {"world_id": world.id, "file_id": record.id, **entity.__dict__}
                 for entity in extraction.entities
@@ -120,129 +147,150 @@ def _store(
         )
     if extraction.edges:
         session.execute(
-            insert(WorldEdge),
+            insert(cast(Table, WorldEdge.__table__)),
             [
                 {"world_id": world.id, "file_id": record.id, **edge.__dict__}
                 for edge in extraction.edges
             ],
         )
-    starts = {
-        e.line_start
-        for e in extraction.entities
-        if e.path == record.path and e.kind in ("paragraph", "section", "step")
-    }
-    chunks = [
+    fixed = is_fixed_format(record.path, text)
+    found = passages(record.path, record.kind, text, extraction.entities, fixed)
+    rows = [
         WorldChunk(
             world_id=world.id,
             file_id=record.id,
             path=record.path,
-            line_start=start,
-            line_end=end,
-            text=body,
+            line_start=p.line_start,
+            line_end=p.line_end,
+            text=p.text,
+            kind=p.kind,
+            entity_key=p.entity_key,
+            title=p.title[:300],
+            fixed=fixed,
         )
-        for start, end, body in chunk_lines(text, record.kind, starts)
+        for p in found
     ]
-    session.add_all(chunks)
+    session.add_all(rows)
+    pending.rows += rows
+    pending.found += found
+
+
+def _index_passages(
+    session: Session, world: World, pending: _Pending, progress: Progress | None
+) -> None:
+    """Embeds the pending passages (zero vectors for word-only ones) and indexes them."""
     session.flush()
-    search.add_chunks(session, chunks)
+    keys = {p.entity_key for p in pending.found if p.entity_key and p.kind in FACT_KINDS}
+    facts = fact_words(session, world.id, keys)
+    dense: list[int] = []
+    texts: list[str] = []
+    for i, passage in enumerate(pending.found):
+        said = facts.get(passage.entity_key or "", "") if passage.kind in FACT_KINDS else ""
+        said = " ".join(said.split()[:FACT_WORDS]).rstrip(",")
+        if said:  # what the code does says what it is for, even in a two-line paragraph
+            own = passage.dense or name_words(passage.title.replace(".", " "))
+            texts.append(f"{said}. {own}")
+        elif passage.dense:
+            texts.append(passage.dense)
+        else:
+            continue
+        dense.append(i)
+    vectors = np.zeros((len(pending.found), embedding.embedder().dim), dtype=np.float32)
+    report = (lambda done, total: progress("embed", done, total)) if progress else None
+    if dense:
+        vectors[dense] = embedding.passages(texts, report)
+    entries = [
+        Entry(str(row.id), passage.lexical, vectors[i])
+        for i, (row, passage) in enumerate(zip(pending.rows, pending.found, strict=True))
+    ]
+    index = index_for(session)
+    for start in range(0, len(entries), ENTRY_BATCH):
+        index.add(session, collection_of(world.id), entries[start : start + ENTRY_BATCH], CODE)
 
 
-def _forget(session: Session, search: WorldSearch, record: WorldFile) -> None:
-    search.remove_file(session, record.id)
+def _forget(session: Session, world: World, record: WorldFile) -> None:
+    ids = session.scalars(select(WorldChunk.id).where(WorldChunk.file_id == record.id))
+    keys = [str(i) for i in ids]
+    if keys:
+        index_for(session).remove(session, collection_of(world.id), keys)
+    session.execute(delete(WorldChunk).where(WorldChunk.file_id == record.id))
     session.execute(delete(WorldEntity).where(WorldEntity.file_id == record.id))
     session.execute(delete(WorldEdge).where(WorldEdge.file_id == record.id))
+
+
+def _read(path: Path) -> tuple[bytes, str]:
+    raw = path.read_bytes()
+    return raw, hashlib.sha256(raw).hexdigest()
 
 
 def index_world(session: Session, world: World, progress: Progress | None = None) -> IndexReport:
     """(Re)indexes ``world``; only new or changed files (and dependants) are read."""
     started = time.perf_counter()
-    search = search_backend(session)
     root = Path(world.path)
     on_disk = _walk(root)
+    present = {rel for rel, _ in on_disk}
     known = {
         f.path: f for f in session.scalars(select(WorldFile).where(WorldFile.world_id == world.id))
     }
     copybooks = _Copybooks(on_disk)
 
-    removed = [record for path, record in known.items() if path not in dict(on_disk)]
+    removed = [record for path, record in known.items() if path not in present]
     for record in removed:
-        _forget(session, search, record)
+        _forget(session, world, record)
         session.delete(record)
     session.flush()
 
-    todo: list[tuple[str, Path, str, str, float, int]] = []
-    changed_books: set[str] = {Path(r.path).stem.upper() for r in removed if r.kind == "copybook"}
+    todo: list[tuple[str, str, str, float, int]] = []
+    changed_books = {Path(r.path).stem.upper() for r in removed if r.kind == "copybook"}
     for rel, path in on_disk:
         stat = path.stat()
         seen = known.get(rel)
         if seen is not None and seen.mtime == stat.st_mtime and seen.size == stat.st_size:
             continue
-        raw = path.read_bytes()
-        digest = hashlib.sha256(raw).hexdigest()
+        raw, digest = _read(path)
         if seen is not None and seen.sha256 == digest:
             seen.mtime, seen.size = stat.st_mtime, stat.st_size
             continue
         if not is_probably_text(raw):
             continue
         text = raw.decode("utf-8", errors="replace")
-        kind = classify(rel, text)
-        if kind == "copybook" or (seen is not None and seen.kind == "copybook"):
+        if classify(rel, text) == "copybook" or (seen is not None and seen.kind == "copybook"):
             changed_books.add(path.stem.upper())
-        todo.append((rel, path, text, digest, stat.st_mtime, stat.st_size))
+        todo.append((rel, text, digest, stat.st_mtime, stat.st_size))
 
     queued = {item[0] for item in todo}
-    if changed_books:
-        for record in known.values():
-            if record.path not in queued and set(record.copies) & changed_books:
-                path = root / record.path
-                if path.exists():
-                    raw = path.read_bytes()
-                    stat = path.stat()
-                    todo.append(
-                        (
-                            record.path,
-                            path,
-                            raw.decode("utf-8", errors="replace"),
-                            hashlib.sha256(raw).hexdigest(),
-                            stat.st_mtime,
-                            stat.st_size,
-                        )
-                    )
+    for record in known.values():
+        if record.path not in queued and set(record.copies) & changed_books:
+            path = root / record.path
+            if path.exists():
+                raw, digest = _read(path)
+                stat = path.stat()
+                text = raw.decode("utf-8", errors="replace")
+                todo.append((record.path, text, digest, stat.st_mtime, stat.st_size))
 
     lines_read = 0
-    for done, (rel, _path, text, digest, mtime, size) in enumerate(todo, start=1):
+    pending = _Pending([], [])
+    for done, (rel, text, digest, mtime, size) in enumerate(todo, start=1):
         kind = classify(rel, text)
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         lines_read += lines
         extraction = _extract(kind, rel, text, copybooks)
         existing = known.get(rel)
         if existing is None:
-            record = WorldFile(
-                world_id=world.id,
-                path=rel,
-                kind=kind,
-                sha256=digest,
-                mtime=mtime,
-                size=size,
-                lines=lines,
-                copies=extraction.copies,
-            )
+            record = WorldFile(world_id=world.id, path=rel)
             session.add(record)
-            session.flush()
         else:
             record = existing
-            _forget(session, search, record)
-            record.kind, record.sha256, record.mtime, record.size = kind, digest, mtime, size
-            record.lines, record.copies = lines, extraction.copies
-        _store(session, search, world, record, text, extraction)
+            _forget(session, world, record)
+        record.kind, record.sha256, record.mtime, record.size = kind, digest, mtime, size
+        record.lines, record.copies = lines, extraction.copies
+        session.flush()
+        _store(session, world, record, text, extraction, pending)
         if progress is not None:
-            progress(done, len(todo), rel)
+            progress("read", done, len(todo))
+    _index_passages(session, world, pending, progress)
 
-    totals = (
-        session.execute(select(WorldFile.lines).where(WorldFile.world_id == world.id))
-        .scalars()
-        .all()
-    )
+    totals = session.scalars(select(WorldFile.lines).where(WorldFile.world_id == world.id)).all()
     world.files, world.lines, world.indexed_at = len(totals), int(sum(totals)), utcnow()
     session.flush()
     report.world_indexed(world.id, len(todo), time.perf_counter() - started)

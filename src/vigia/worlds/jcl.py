@@ -1,10 +1,12 @@
-"""JCL parser: jobs, steps (``EXEC PGM=`` / procedures), DD statements and their datasets."""
+"""JCL parser: jobs, steps (``EXEC PGM=`` / procedures), DD statements and their datasets,
+and what in-stream data defines (CSD transactions and files, DB2 tables) or names (members)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
+from vigia.worlds.definitions import csd_definitions, ddl_tables, member_references
 from vigia.worlds.graph_types import Edge, Entity, Extraction
 
 _STATEMENT = re.compile(
@@ -120,6 +122,7 @@ def extract_jcl(text: str, path: str) -> Extraction:
             program = params.get("PGM")
             proc = params.get("PROC") or (None if program else params.get("_POSITIONAL"))
             step_key = f"STEP:{owner}:{st.name or st.line}"
+            member_references([(st.line, st.params)], step_key, path, out)
             detail = f"PGM={program}" if program else f"PROC={proc}"
             out.entities.append(
                 Entity(
@@ -143,6 +146,12 @@ def extract_jcl(text: str, path: str) -> Extraction:
             params = _keywords(st.params)
             dataset = params.get("DSN") or params.get("DSNAME")
             dd = st.name or "(concatenated)"
+            if dataset and "(" in dataset and not dataset.startswith("&&"):
+                member = dataset.split("(", 1)[1].rstrip(")").strip().upper()
+                if member and not member.lstrip("+-").isdigit():
+                    out.add_edge(
+                        Edge("names", step_key, f"MEMBER:{member}", path, st.line, dataset)
+                    )
             if dataset and not dataset.startswith("&&"):
                 name = dataset.split("(", 1)[0].upper()
                 disp = params.get("DISP", "NEW" if "SPACE" in params else "SHR")
@@ -162,6 +171,9 @@ def extract_jcl(text: str, path: str) -> Extraction:
                 )
             if st.name:
                 out.add_edge(Edge("dd", step_key, f"DD:{st.name}", path, st.line, dataset))
+            csd_definitions(st.instream, path, out)
+            ddl_tables(st.instream, path, out)
+            member_references(st.instream, step_key, path, out)
             for number, data in st.instream:
                 run = _RUN_PROGRAM.search(data)
                 if run:

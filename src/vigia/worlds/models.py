@@ -65,7 +65,13 @@ class WorldFile(Base):
 
 
 class WorldChunk(Base):
-    """A passage of a file for full-text search; the search backend indexes its text."""
+    """A passage of a file (a paragraph, a JCL step, a map, a Markdown section…) as searched:
+    its id is the key of its entry in the world's ``vigia.search`` collection.
+
+    ``text`` is the raw lines (fixed-format COBOL keeps its sequence and indicator areas:
+    ``fixed`` says so, quoting drops them); ``entity_key`` is the graph entity the passage
+    belongs to (``PARA:PGM:NAME``, ``STEP:JOB:NAME``, ``MAP:NAME``…) and ``title`` its label.
+    """
 
     __tablename__ = "world_chunks"
     __table_args__ = (
@@ -80,6 +86,10 @@ class WorldChunk(Base):
     line_start: Mapped[int] = mapped_column(Integer)
     line_end: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(16), default="text")
+    entity_key: Mapped[str | None] = mapped_column(String(300), default=None)
+    title: Mapped[str] = mapped_column(String(300), default="")
+    fixed: Mapped[bool] = mapped_column(default=False)
 
 
 class WorldEntity(Base):

@@ -17,8 +17,8 @@ from vigia.fields import has_control_characters
 from vigia.private_files import private_dir
 from vigia.worlds.catalog import normalise_scope_path
 from vigia.worlds.models import PersonalFile, WorldUser
+from vigia.worlds.names import line_score
 from vigia.worlds.schemas import PersonalHit
-from vigia.worlds.search import line_score
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_FILES = 200

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from vigia.worlds.cobol.execs import sql_facts
 from vigia.worlds.cobol.preprocess import Line, Preprocessed
-from vigia.worlds.cobol.procedure import ProcedureContext, extract_procedure
+from vigia.worlds.cobol.procedure import ProcedureContext, declare_cursor, extract_procedure
 from vigia.worlds.cobol.tokens import RESERVED, Token, literal_value, statements, tokenize
 from vigia.worlds.graph_types import Edge, Entity, Extraction
 
@@ -102,6 +103,9 @@ def _data_items(program: _Program, out: Extraction) -> dict[str, Entity]:
             if value is not None:
                 shown = literal_value(value) if value.is_literal else value.text
                 detail = f"{detail or ''} VALUE {shown}".strip()
+        occurs = _occurs(words)
+        if occurs:
+            detail = f"{detail or ''} {occurs}".strip()
         last_line = sentence[-1].line
         entity = Entity(
             kind,
@@ -126,6 +130,19 @@ def _data_items(program: _Program, out: Extraction) -> dict[str, Entity]:
         stack.append((level, entity))
         out.entities.append(entity)
         items.setdefault(name, entity)
+        if "DEPENDING" in words[:-1]:
+            count = [w for w in words[words.index("DEPENDING") + 1 :] if w != "ON"][:1]
+            if count:
+                out.add_edge(
+                    Edge(
+                        "depends_on",
+                        entity.key,
+                        f"DATA:{program.name}:{count[0]}",
+                        first.line.path,
+                        first.line.line,
+                        occurs,
+                    )
+                )
     # Group items span to the line before the next item of the same or a higher level.
     for group, next_line in ended:
         if group.detail is None and next_line - 1 > group.line_end:
@@ -139,6 +156,18 @@ def _data_items(program: _Program, out: Extraction) -> dict[str, Entity]:
                 out.entities[index] = _replace_end(group, next_line - 1)
                 items[group.name] = out.entities[index]
     return items
+
+
+def _occurs(words: list[str]) -> str | None:
+    """``OCCURS 1 TO 50 [TIMES] DEPENDING ON N`` (or ``OCCURS 12``) as written, or None."""
+    if "OCCURS" not in words:
+        return None
+    clause = words[words.index("OCCURS") :]
+    stop = next(
+        (i for i, w in enumerate(clause) if w in ("PIC", "PICTURE", "VALUE", "INDEXED", "USAGE")),
+        len(clause),
+    )
+    return " ".join(w for w in clause[:stop] if w not in ("TIMES", "IS")) or None
 
 
 def _raw_text(sentence: list[Token]) -> str:
@@ -276,7 +305,8 @@ def extract_cobol(pre: Preprocessed, path: str) -> Extraction:
                         f"COPY:{use.name}",
                         use.path,
                         use.line,
-                        use.describe_replacing() or None,
+                        use.describe_replacing()
+                        or ("EXEC SQL INCLUDE" if use.statement == "INCLUDE" else None),
                     )
                 )
         items = _data_items(program, out)
@@ -305,8 +335,26 @@ def extract_cobol(pre: Preprocessed, path: str) -> Extraction:
             if kind == "section":
                 section = key
         context = ProcedureContext(program.name, items, headers, out)
+        _data_division_sql(context, program.data)
         extract_procedure(context, program.procedure)
     return out
+
+
+def _data_division_sql(context: ProcedureContext, lines: list[Line]) -> None:
+    """Cursors declared in WORKING-STORAGE (``EXEC SQL DECLARE c CURSOR FOR SELECT…``)."""
+    code = [ln for ln in lines if not ln.comment]
+    for start, line in enumerate(code):
+        if not re.search(r"\bEXEC\s+SQL\b", line.text, re.I):
+            continue
+        block = [ln.text for ln in code[start : start + 60]]
+        text = " ".join(block)
+        end = re.search(r"\bEND-EXEC\b", text, re.I)
+        body = re.split(
+            r"\bEXEC\s+SQL\b", text[: end.start()] if end else text, maxsplit=1, flags=re.I
+        )[-1]
+        facts = sql_facts(body)
+        if facts.declares:
+            declare_cursor(context, facts.declares, facts.reads, tokenize([line])[0])
 
 
 def _ranges(

@@ -1,4 +1,5 @@
-"""Tolerant COBOL preprocessor: fixed or free format, continuation lines, COPY … REPLACING.
+"""Tolerant COBOL preprocessor: fixed or free format, continuation lines, ``COPY …
+REPLACING``, ``EXEC SQL INCLUDE`` (a copybook for the DB2 precompiler) and ``REPLACE``.
 
 The output is a list of logical code lines, each remembering the file and line it came
 from and the copybook it was copied from, so that every extracted fact can be cited.
@@ -10,8 +11,22 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from vigia.worlds.cobol.replacing import (
+    COPY_START,
+    Replacement,
+    apply_replacing,
+    parse_copy,
+    parse_replace,
+    statement_end,
+)
+
 MAX_COPY_DEPTH = 8
-_WORD = r"A-Za-z0-9-"
+MAX_EXEC_LINES = 12
+_EXEC_SQL = re.compile(r"(?<![A-Za-z0-9-])EXEC\s+SQL\b", re.IGNORECASE)
+_INCLUDE = re.compile(
+    r"^EXEC\s+SQL\s+INCLUDE\s+['\"]?([A-Za-z0-9#@$-]+)['\"]?\s+END-EXEC\b\s*\.?", re.IGNORECASE
+)
+_REPLACE = re.compile(r"^REPLACE\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -27,15 +42,6 @@ class Line:
 
 
 @dataclass(frozen=True)
-class Replacement:
-    """One ``REPLACING`` pair; ``mode``: ``word``, ``partial``, ``leading`` or ``trailing``."""
-
-    old: str
-    new: str
-    mode: str
-
-
-@dataclass(frozen=True)
 class CopyUse:
     """A ``COPY`` statement of a file: which copybook, where, and how it was replaced."""
 
@@ -44,6 +50,7 @@ class CopyUse:
     line: int
     replacing: tuple[Replacement, ...] = ()
     resolved: str | None = None
+    statement: str = "COPY"
 
     def describe_replacing(self) -> str:
         """``REPLACING ==A== BY ==B== …`` as written (empty when none)."""
@@ -160,162 +167,152 @@ def source_lines(text: str, path: str, origin: str | None = None) -> list[Line]:
     return out
 
 
-_COPY_START = re.compile(r"(?<![A-Za-z0-9-])COPY\s+", re.IGNORECASE)
-_PSEUDO = re.compile(r"==(.*?)==", re.DOTALL)
-_OPERAND = re.compile(r"==(.*?)==|'[^']*'|\"[^\"]*\"|[^\s.]+(?:\.[^\s.]+)*", re.DOTALL)
+def _gather(
+    lines: list[Line], i: int, start: int, end_of: Callable[[str], int | None]
+) -> tuple[str, int, int | None]:
+    """The statement text from ``lines[i]`` at ``start`` on, over the next code lines until
+    ``end_of`` finds its end: (text, index of its last line, end offset or None)."""
+    statement = lines[i].text[start:]
+    j, end = i, end_of(statement)
+    while end is None and j + 1 < len(lines) and j - i < 200:
+        j += 1
+        if not lines[j].comment:
+            statement += " " + lines[j].text
+            end = end_of(statement)
+    return statement, j, end
 
 
-def _statement_end(text: str) -> int | None:
-    """Index just past the period that ends a COPY statement (outside ==…== and quotes)."""
-    i, quote = 0, None
-    while i < len(text):
-        if quote:
-            if text[i] == quote:
-                quote = None
-        elif text.startswith("==", i):
-            close = text.find("==", i + 2)
-            if close < 0:
-                return None
-            i = close + 2
-            continue
-        elif text[i] in "'\"":
-            quote = text[i]
-        elif text[i] == "." and (i + 1 == len(text) or text[i + 1].isspace()):
-            return i + 1
-        i += 1
-    return None
+def _end_exec(text: str) -> int | None:
+    match = re.search(r"\bEND-EXEC\b\s*\.?", text, re.IGNORECASE)
+    return match.end() if match else None
 
 
-def parse_replacing(clause: str) -> tuple[Replacement, ...]:
-    """Parses the operands after ``REPLACING`` into replacement pairs."""
-    pairs: list[Replacement] = []
-    tokens = [m.group(0) for m in _OPERAND.finditer(clause)]
-    i = 0
-    while i < len(tokens):
-        mode = "word"
-        if tokens[i].upper() in ("LEADING", "TRAILING"):
-            mode = tokens[i].lower()
-            i += 1
-        if i + 2 >= len(tokens) or tokens[i + 1].upper() != "BY":
-            break
-        old, new = _operand_text(tokens[i]), _operand_text(tokens[i + 2])
-        if mode == "word" and tokens[i].startswith("==") and _is_partial(old):
-            mode = "partial"
-        pairs.append(Replacement(old, new, mode))
-        i += 3
-    return tuple(pairs)
+def _include_at(lines: list[Line], i: int) -> tuple[str, int, str] | None:
+    """``EXEC SQL INCLUDE name END-EXEC`` starting on line ``i``: (name, last line, rest)."""
+    line = lines[i]
+    match = None if line.comment else _EXEC_SQL.search(line.text)
+    if match is None or _open_quote(line.text[: match.start()]):
+        return None
+    statement, j, end = _gather(lines, i, match.start(), _end_exec)
+    if end is None or j - i > MAX_EXEC_LINES:
+        return None
+    include = _INCLUDE.match(" ".join(statement[:end].split()))
+    if include is None:
+        return None
+    return include.group(1).upper(), j, statement[end:].strip()
 
 
-def _operand_text(token: str) -> str:
-    if token.startswith("==") and token.endswith("==") and len(token) >= 4:
-        return " ".join(token[2:-2].split())
-    return token
-
-
-def _is_partial(pseudo: str) -> bool:
-    """A one-token pseudo-text that is only part of a word (``:TAG:``, ``(PFX)``…)."""
-    if not pseudo or " " in pseudo:
-        return False
-    return not (pseudo[0].isalnum() and pseudo[-1].isalnum())
-
-
-def _pattern(rep: Replacement) -> str:
-    body = r"\s+".join(re.escape(tok) for tok in rep.old.split()) if rep.old else "(?!)"
-    if rep.mode == "partial":
-        return body
-    if rep.mode == "leading":
-        return rf"(?<![{_WORD}]){body}(?=[{_WORD}])"
-    if rep.mode == "trailing":
-        return rf"(?<=[{_WORD}]){body}(?![{_WORD}])"
-    return rf"(?<![{_WORD}]){body}(?![{_WORD}])"
-
-
-def apply_replacing(text: str, replacing: tuple[Replacement, ...]) -> str:
-    """Applies every pair in one left-to-right pass (replaced text is never re-scanned)."""
-    if not replacing:
-        return text
-    combined = re.compile(
-        "|".join(f"(?P<r{i}>{_pattern(rep)})" for i, rep in enumerate(replacing)), re.IGNORECASE
+def _expand(
+    use: CopyUse,
+    resolve: CopybookResolver,
+    depth: int,
+    chain: tuple[str, ...],
+    result: Preprocessed,
+) -> None:
+    """Appends the copybook's lines (replaced) to ``result``, or records it as missing."""
+    name = use.name
+    found = resolve(name) if name and depth < MAX_COPY_DEPTH and name not in chain else None
+    result.copies.append(
+        CopyUse(name, use.path, use.line, use.replacing, found[0] if found else None, use.statement)
     )
-
-    def swap(match: re.Match[str]) -> str:
-        index = int((match.lastgroup or "r0")[1:])
-        return replacing[index].new
-
-    return combined.sub(swap, text)
-
-
-def _parse_copy(statement: str) -> tuple[str, tuple[Replacement, ...]]:
-    body = _COPY_START.sub("", statement, count=1).rstrip().rstrip(".")
-    head = body.split(None, 1)
-    name = head[0].strip("'\"").upper() if head else ""
-    name = name.rsplit("/", 1)[-1].split(".", 1)[0]
-    replacing: tuple[Replacement, ...] = ()
-    match = re.search(r"(?<![A-Za-z0-9-])REPLACING\s+", body, re.IGNORECASE)
-    if match:
-        replacing = parse_replacing(body[match.end() :])
-    return name, replacing
+    if found is None:
+        result.missing.append(name)
+        return
+    inner = _expand_copies(found[1], found[0], resolve, name, depth + 1, (*chain, name))
+    for copied in inner.lines:
+        text = copied.text if copied.comment else apply_replacing(copied.text, use.replacing)
+        result.lines.append(
+            Line(text, copied.path, copied.line, copied.origin, copied.area_a, copied.comment)
+        )
+    result.copies.extend(inner.copies)
+    result.missing.extend(inner.missing)
 
 
-def preprocess(
+def _expand_copies(
     text: str,
     path: str,
     resolve: CopybookResolver,
-    origin: str | None = None,
-    depth: int = 0,
-    chain: tuple[str, ...] = (),
+    origin: str | None,
+    depth: int,
+    chain: tuple[str, ...],
 ) -> Preprocessed:
-    """Logical lines of ``text`` with every resolvable ``COPY`` expanded in place."""
+    """Logical lines of ``text`` with every ``COPY`` and ``EXEC SQL INCLUDE`` expanded."""
     result = Preprocessed()
     lines = source_lines(text, path, origin)
     i = 0
     while i < len(lines):
         line = lines[i]
-        match = None if line.comment else _COPY_START.search(line.text)
+        include = _include_at(lines, i)
+        if include is not None:
+            name, j, rest = include
+            _expand(
+                CopyUse(name, line.path, line.line, statement="INCLUDE"),
+                resolve,
+                depth,
+                chain,
+                result,
+            )
+            if rest:
+                result.lines.append(Line(rest, lines[j].path, lines[j].line, lines[j].origin))
+            i = j + 1
+            continue
+        match = None if line.comment else COPY_START.search(line.text)
         if match is None or _open_quote(line.text[: match.start()]):
             result.lines.append(line)
             i += 1
             continue
-        # Gather the statement, possibly over several lines, up to its period.
-        prefix = line.text[: match.start()].strip()
-        statement = line.text[match.start() :]
-        j = i
-        end = _statement_end(statement)
-        while end is None and j + 1 < len(lines):
-            j += 1
-            if not lines[j].comment:
-                statement += " " + lines[j].text
-                end = _statement_end(statement)
+        statement, j, end = _gather(lines, i, match.start(), statement_end)
         rest = statement[end:].strip() if end is not None else ""
         statement = statement[:end] if end is not None else statement
+        prefix = line.text[: match.start()].strip()
         if prefix:
             result.lines.append(Line(prefix, line.path, line.line, line.origin, line.area_a))
-        name, replacing = _parse_copy(statement)
-        found = resolve(name) if name and depth < MAX_COPY_DEPTH and name not in chain else None
-        use = CopyUse(name, line.path, line.line, replacing, found[0] if found else None)
-        result.copies.append(use)
-        if found is None:
-            result.missing.append(name)
-        else:
-            inner = preprocess(found[1], found[0], resolve, name, depth + 1, (*chain, name))
-            for copied in inner.lines:
-                text_after = (
-                    copied.text if copied.comment else apply_replacing(copied.text, replacing)
-                )
-                result.lines.append(
-                    Line(
-                        text_after,
-                        copied.path,
-                        copied.line,
-                        copied.origin,
-                        copied.area_a,
-                        copied.comment,
-                    )
-                )
-            result.copies.extend(inner.copies)
-            result.missing.extend(inner.missing)
+        name, replacing = parse_copy(statement)
+        _expand(CopyUse(name, line.path, line.line, replacing), resolve, depth, chain, result)
         if rest:
             last = lines[j]
             result.lines.append(Line(rest, last.path, last.line, last.origin, False))
         i = j + 1
+    return result
+
+
+def _apply_replace_statements(lines: list[Line]) -> list[Line]:
+    """Runs ``REPLACE … .`` / ``REPLACE OFF.`` over the source after COPY expansion: each
+    statement replaces the text of the lines that follow it until the next one."""
+    out: list[Line] = []
+    active: tuple[Replacement, ...] = ()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.comment:
+            out.append(line)
+            i += 1
+            continue
+        if _REPLACE.match(line.text):
+            statement, j, end = _gather(lines, i, 0, statement_end)
+            active = parse_replace(statement[:end] if end is not None else statement)
+            rest = statement[end:].strip() if end is not None else ""
+            if rest:
+                last = lines[j]
+                out.append(Line(rest, last.path, last.line, last.origin, False))
+            i = j + 1
+            continue
+        if active:
+            line = Line(
+                apply_replacing(line.text, active),
+                line.path,
+                line.line,
+                line.origin,
+                line.area_a,
+            )
+        out.append(line)
+        i += 1
+    return out
+
+
+def preprocess(text: str, path: str, resolve: CopybookResolver) -> Preprocessed:
+    """Logical lines of a program: ``COPY`` (with ``REPLACING``) and ``EXEC SQL INCLUDE``
+    expanded in place, then ``REPLACE`` statements applied to what follows them."""
+    result = _expand_copies(text, path, resolve, None, 0, ())
+    result.lines = _apply_replace_statements(result.lines)
     return result

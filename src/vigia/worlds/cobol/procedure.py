@@ -1,17 +1,17 @@
-"""Procedure division edges: PERFORM (THRU), CALL, GO TO, field reads and writes, EXEC blocks."""
+"""Procedure division edges: PERFORM (THRU), CALL, GO TO, field reads and writes (a literal
+moved into a field is kept as the edge's detail), EXEC CICS and EXEC SQL blocks."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from vigia.worlds.cobol.execs import cics_resources, sql_facts
 from vigia.worlds.cobol.preprocess import Line
 from vigia.worlds.cobol.tokens import VERBS, Token, literal_value, tokenize
 from vigia.worlds.graph_types import Edge, Entity, Extraction
 
 _DIVISION = re.compile(r"^PROCEDURE\s+DIVISION\b", re.I)
-_SQL_TABLE = re.compile(r"\b(FROM|JOIN|UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+([A-Z][A-Z0-9_.]*)")
-_SQL_WORDS = frozenset({"SELECT", "WHERE", "SET", "VALUES", "TABLE", "DUAL"})
 
 
 @dataclass
@@ -22,6 +22,32 @@ class ProcedureContext:
     items: dict[str, Entity]
     headers: list[tuple[str, str, Line]]
     out: Extraction
+    moved: dict[str, list[str]] = field(default_factory=dict)
+
+    def values(self, name: str) -> list[str]:
+        """Literal values data item ``name`` may hold: its VALUE, then literals moved in."""
+        item = self.items.get(name)
+        found = []
+        if item is not None and item.detail and " VALUE " in f" {item.detail}":
+            value = item.detail.partition("VALUE ")[2].strip()
+            if value and value not in ("SPACES", "SPACE", "ZERO", "ZEROS", "LOW-VALUES"):
+                found.append(value)
+        return list(dict.fromkeys(found + self.moved.get(name, [])))
+
+
+def literal_moves(tokens: list[Token]) -> dict[str, list[str]]:
+    """``MOVE 'lit' TO a b`` → {a: [lit], b: [lit]} over a program's procedure tokens."""
+    moved: dict[str, list[str]] = {}
+    for i, token in enumerate(tokens[:-3]):
+        if token.text != "MOVE" or not tokens[i + 1].is_literal or tokens[i + 2].text != "TO":
+            continue
+        value = literal_value(tokens[i + 1])
+        for target in tokens[i + 3 :]:
+            if target.is_literal or target.text in VERBS or target.text == ".":
+                break
+            if target.text not in ("(", ")", ","):
+                moved.setdefault(target.text, []).append(value)
+    return moved
 
 
 def _split_on_verbs(tokens: list[Token]) -> list[list[Token]]:
@@ -53,17 +79,17 @@ class _Walker:
     def edge(self, kind: str, dst: str, token: Token, detail: str | None = None) -> None:
         self.ctx.out.add_edge(Edge(kind, self.src, dst, token.line.path, token.line.line, detail))
 
-    def field(self, kind: str, token: Token) -> None:
+    def field(self, kind: str, token: Token, detail: str | None = None) -> None:
         item = self.ctx.items.get(token.text)
         if item is None:
             return
-        self.edge(kind, item.key, token)
+        self.edge(kind, item.key, token, detail)
         if item.kind == "condition" and item.detail and item.detail.startswith("88 of "):
             parent = self.ctx.items.get(item.detail[6:].split(" ", 1)[0])
             if parent is not None:
                 self.edge(kind, parent.key, token)
 
-    def refs(self, tokens: list[Token], kind: str) -> None:
+    def refs(self, tokens: list[Token], kind: str, detail: str | None = None) -> None:
         """Marks data names at paren depth 0 as ``kind``; subscripts are always reads."""
         depth, skip = 0, False
         for token in tokens:
@@ -76,7 +102,7 @@ class _Walker:
             elif token.text in ("OF", "IN"):
                 skip = True
             elif not token.is_literal:
-                self.field(kind if depth == 0 else "reads", token)
+                self.field(kind if depth == 0 else "reads", token, detail if depth == 0 else None)
 
     def statement(self, tokens: list[Token]) -> None:
         verb, rest = tokens[0].text, tokens[1:]
@@ -99,7 +125,11 @@ class _Walker:
         self.refs(rest[cut + 1 :], after)
 
     def _move(self, rest: list[Token], words: list[str]) -> None:
-        self._around(rest, words, ("TO",), "reads", "writes")
+        cut = self._split(rest, words, "TO")
+        source = rest[:cut]
+        literal = len(source) == 1 and (source[0].is_literal or source[0].text.isdigit())
+        self.refs(source, "reads")
+        self.refs(rest[cut + 1 :], "writes", f"= {literal_value(source[0])}" if literal else None)
 
     def _compute(self, rest: list[Token], words: list[str]) -> None:
         self._around(rest, words, ("=", "EQUAL"), "writes", "reads")
@@ -197,9 +227,7 @@ class _Walker:
         if target.is_literal:
             self.edge("calls", f"PGM:{literal_value(target).upper()}", target)
         else:
-            item = self.ctx.items.get(target.text)
-            value = (item.detail or "").partition("VALUE ")[2].strip() if item else ""
-            if value:
+            for value in self.ctx.values(target.text):
                 self.edge("calls_dynamic", f"PGM:{value.upper()}", target, f"via {target.text}")
             self.field("reads", target)
         self.refs(rest[1:], "reads")
@@ -224,52 +252,86 @@ class _Walker:
         )
         self.edge("executes", key, tokens[0])
         body = tokens[2:]
-        words = [t.text for t in body]
         if kind == "sql":
-            self._sql(body, words, text, tokens[0])
+            self._sql(body, text, tokens[0])
         else:
-            self._cics(body, words)
+            self._cics(body)
 
-    def _sql(self, body: list[Token], words: list[str], text: str, anchor: Token) -> None:
+    def _sql(self, body: list[Token], text: str, anchor: Token) -> None:
         writing = False
-        for token, word in zip(body, words, strict=True):
-            if word in ("INTO",):
+        for token in body:
+            if token.text == "INTO":
                 writing = True
-            elif word in ("FROM", "WHERE", "SET", "VALUES"):
+            elif token.text in ("FROM", "WHERE", "SET", "VALUES"):
                 writing = False
-            elif word.startswith(":"):
-                self.field("writes" if writing else "reads", Token(word[1:], token.line))
-        for match in _SQL_TABLE.finditer(text.upper()):
-            table = match.group(2)
-            if table not in _SQL_WORDS and not table.startswith(":"):
-                operation = match.group(1).split()[0]
-                self.edge("uses_table", f"TABLE:{table}", anchor, operation)
+            elif token.text.startswith(":"):
+                self.field("writes" if writing else "reads", Token(token.text[1:], token.line))
+        facts = sql_facts(text.split(None, 2)[2] if len(text.split(None, 2)) > 2 else "")
+        for kind, tables in (("reads", facts.reads), ("writes", facts.writes)):
+            for table in tables:
+                self.edge(kind, f"TABLE:{table}", anchor, f"SQL {facts.verb}")
+                self.resource("table", table, f"TABLE:{table}", anchor, f"SQL {facts.verb}")
+        if facts.uses_cursor:
+            cursor = f"CURSOR:{self.ctx.program}:{facts.uses_cursor}"
+            self.edge("uses", cursor, anchor, f"SQL {facts.verb}")
+        if facts.declares:
+            declare_cursor(self.ctx, facts.declares, facts.reads, anchor)
 
-    def _cics(self, body: list[Token], words: list[str]) -> None:
-        mode = "reads"
-        for index, token in enumerate(body):
-            word = words[index]
-            if word in ("INTO", "SET"):
-                mode = "writes"
-            elif word in ("FROM", "LENGTH", "RIDFLD", "COMMAREA"):
-                mode = "reads"
-            elif word == "PROGRAM" and index + 2 < len(body) and body[index + 2].is_literal:
-                verb = next((w for w in words if w in ("LINK", "XCTL")), "LINK")
-                self.edge(
-                    "calls",
-                    f"PGM:{literal_value(body[index + 2]).upper()}",
-                    body[index + 2],
-                    f"CICS {verb}",
-                )
-            elif word == ")":
-                mode = "reads"
-            else:
-                self.field(mode, token)
+    def _cics(self, body: list[Token]) -> None:
+        resources, fields = cics_resources(body, self.ctx.values)
+        for mode, token in fields:
+            self.field(mode, token)
+        for found in resources:
+            self.edge(found.edge, found.key, found.token, found.detail)
+            if found.kind != "program":
+                self.resource(found.kind, found.name, found.key, found.token, found.detail)
+
+    def resource(self, kind: str, name: str, key: str, token: Token, detail: str) -> None:
+        """A resource as used here (a table, file, queue…): found by name even when no
+        definition of it (DDL, CSD) is in the world."""
+        line = token.line
+        self.ctx.out.entities.append(
+            Entity(
+                kind,
+                name,
+                key,
+                line.path,
+                line.line,
+                line.line,
+                self.ctx.program,
+                origin=line.origin,
+                detail=detail,
+            )
+        )
+
+
+def declare_cursor(ctx: ProcedureContext, name: str, tables: tuple[str, ...], at: Token) -> None:
+    """A ``DECLARE name CURSOR`` (data or procedure division): the cursor and what it reads."""
+    key = f"CURSOR:{ctx.program}:{name}"
+    line = at.line
+    detail = f"reads {', '.join(tables)}" if tables else None
+    ctx.out.entities.append(
+        Entity(
+            "cursor",
+            name,
+            key,
+            line.path,
+            line.line,
+            line.line,
+            ctx.program,
+            None,
+            line.origin,
+            detail,
+        )
+    )
+    for table in tables:
+        ctx.out.add_edge(Edge("reads", key, f"TABLE:{table}", line.path, line.line, "SQL DECLARE"))
 
 
 def extract_procedure(ctx: ProcedureContext, lines: list[Line]) -> None:
     """Adds the procedure division's edges of one program to ``ctx.out``."""
     walker = _Walker(ctx)
+    ctx.moved = literal_moves(tokenize(ln for ln in lines if not ln.comment))
     header_lines = {id(line): name for _kind, name, line in ctx.headers}
     code = [ln for ln in lines if not ln.comment and not _DIVISION.match(ln.text)]
     pending: list[Token] = []

@@ -1,50 +1,214 @@
-"""What every lens shares: the question's context, entity resolution, the answer with
-its citations (``path:line``), and full-text passages."""
+"""What every lens shares: the question's context (scope, names carried over from earlier
+turns, retrieval), entity resolution, and the answer with its citations (``path:line``).
+
+Scope: a lens only sees what lies under the request's scope paths — entities, graph edges
+(each edge is proven by a line, and that line must be in scope) and passages — so every
+citation of an answer is in scope.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from vigia.worlds.graph import entities_named, label
-from vigia.worlds.models import WorldEntity
-from vigia.worlds.search import ChunkHit, best_line, query_terms
-from vigia.worlds.search_sqlite import search_backend
+from vigia.language import detect_language
+from vigia.worlds import embedding
+from vigia.worlds.glossary import english_words
+from vigia.worlds.graph import Hop, edges, entities_by_key, entities_named, label, upstream
+from vigia.worlds.models import WorldEdge, WorldEntity, WorldFile
+from vigia.worlds.names import code_like, lexical_query, query_terms
+from vigia.worlds.retrieval import ChunkHit, in_scope, search_world
 
 KIND_ORDER = {
-    "paragraph": 0,
-    "section": 1,
-    "data": 2,
-    "condition": 3,
-    "program": 4,
-    "copybook": 5,
-    "dataset": 6,
-    "job": 7,
-    "step": 8,
-    "file": 9,
-    "definition": 10,
+    kind: rank
+    for rank, kind in enumerate(
+        [
+            "program",
+            "transaction",
+            "copybook",
+            "cics_file",
+            "table",
+            "queue",
+            "counter",
+            "map",
+            "mapset",
+            "job",
+            "proc",
+            "paragraph",
+            "section",
+            "step",
+            "dataset",
+            "data",
+            "condition",
+            "cursor",
+            "abend_code",
+            "file",
+            "definition",
+        ]
+    )
 }
+RESOLVABLE = tuple(KIND_ORDER)
+# A field copied from a copybook outside the scope still belongs to programs inside it:
+# it is resolved, but only its uses in scope are cited.
+FIELD_KINDS = ("data", "condition")
+SEARCH_DEPTH = 24
+BOILERPLATE_PROGRAMS = 4
 
 
 @dataclass
 class LensInput:
-    """A question asked of one world, with the scope it may look at."""
+    """A question asked of one world, with the scope it may look at and the names earlier
+    turns of the conversation were about (used when the question refers back to them)."""
 
     session: Session
     world_id: str
     message: str
     scope_paths: list[str]
+    context: list[str] = field(default_factory=list)
 
     @property
     def terms(self) -> list[str]:
-        return query_terms(self.message)
+        return list(dict.fromkeys([*query_terms(self.message), *self.context]))
+
+    @property
+    def query(self) -> str:
+        """The text searched by meaning: the question, plus the names it refers back to."""
+        return " ".join([self.message, *self.context])
+
+    @property
+    def words(self) -> str:
+        """The text searched by words: the query without the words every question about
+        code has ("which program", "qué párrafo"), which would match every paragraph; a
+        Spanish or Portuguese question also brings the English words of its own."""
+        found = lexical_query(self.query)
+        if detect_language(self.message) in ("es", "pt"):
+            found = " ".join([found, *english_words(self.message)])
+        return found
+
+    @cached_property
+    def boilerplate(self) -> set[str]:
+        """Paragraph names found in many programs (``WRITE-ERROR-MESSAGE``, ``MAINLINE-EXIT``):
+        shared plumbing, rarely what a question is about."""
+        rows = self.session.execute(
+            select(WorldEntity.name)
+            .where(
+                WorldEntity.world_id == self.world_id,
+                WorldEntity.kind.in_(["paragraph", "section"]),
+            )
+            .group_by(WorldEntity.name)
+            .having(func.count(func.distinct(WorldEntity.program)) >= BOILERPLATE_PROGRAMS)
+        )
+        return {str(r[0]) for r in rows}
 
     def in_scope(self, path: str) -> bool:
-        return not self.scope_paths or any(
-            path == p or path.startswith(p.rstrip("/") + "/") for p in self.scope_paths
+        return in_scope(path, self.scope_paths)
+
+    def edges(self, **where: Any) -> list[WorldEdge]:
+        """Graph edges (``src``, ``dst``, ``kinds``) whose proving line is in scope."""
+        return [e for e in edges(self.session, self.world_id, **where) if self.in_scope(e.path)]
+
+    def upstream(self, keys: list[str]) -> list[Hop]:
+        """Transitive dependants of ``keys``, only through edges proven in scope."""
+        hops = upstream(self.session, self.world_id, keys)
+        return [h for h in hops if self.in_scope(h.path)]
+
+    def entities(self, keys: list[str]) -> list[WorldEntity]:
+        found = entities_by_key(self.session, self.world_id, keys)
+        return [e for e in found if self.in_scope(e.path)]
+
+    @cached_property
+    def vector(self) -> embedding.Vectors:
+        return embedding.query(self.query)
+
+    @cached_property
+    def hits(self) -> list[ChunkHit]:
+        """The best passages in scope for the question (hybrid search), best first."""
+        return search_world(
+            self.session,
+            self.world_id,
+            self.words,
+            self.scope_paths,
+            SEARCH_DEPTH,
+            vector=self.vector,
         )
+
+    def search(self, query: str, scope_paths: list[str], limit: int = 8) -> list[ChunkHit]:
+        """Another search of the world (within the request's scope as well)."""
+        paths = [p for p in scope_paths if self.in_scope(p)] or self.scope_paths
+        return search_world(self.session, self.world_id, query, paths, limit)
+
+    def program_paths(self, programs: set[str | None]) -> dict[str | None, list[str]]:
+        """The files defining each of ``programs``."""
+        found: dict[str | None, list[str]] = {}
+        names = [p for p in programs if p]
+        for entity in entities_named(self.session, self.world_id, names, ["program"]):
+            found.setdefault(entity.name, []).append(entity.path)
+        return found
+
+    @cached_property
+    def named_files(self) -> list[str]:
+        """Files of the world the question names (``db2bind.jcl``), in scope."""
+        wanted = {t.lower() for t in code_like(self.message) if "." in t}
+        if not wanted:
+            return []
+        paths = self.session.scalars(
+            select(WorldFile.path).where(WorldFile.world_id == self.world_id)
+        )
+        return [p for p in paths if p.rsplit("/", 1)[-1].lower() in wanted and self.in_scope(p)]
+
+
+@dataclass
+class Resolved:
+    """Entities the question names, grouped by name: ``strong`` names are written like code
+    (``LGAPOL01``, ``MOTOR``) or carried over from earlier turns; ``weak`` ones are ordinary
+    words that happen to name something (``house`` → table ``HOUSE``)."""
+
+    strong: list[list[WorldEntity]]
+    weak: list[list[WorldEntity]]
+
+    @property
+    def names(self) -> list[str]:
+        return [g[0].name for g in self.strong]
+
+    @property
+    def keys(self) -> set[str]:
+        return {e.key for g in [*self.strong, *self.weak] for e in g}
+
+
+def resolve(lens: LensInput) -> Resolved:
+    """Entities named in the question (and the context it refers to), in scope."""
+    candidates = lens.terms
+    found = entities_named(lens.session, lens.world_id, candidates, RESOLVABLE)
+    owners = lens.program_paths({e.program for e in found if e.kind in FIELD_KINDS})
+    found = [
+        e
+        for e in found
+        if lens.in_scope(e.path)
+        or (e.kind in FIELD_KINDS and any(lens.in_scope(p) for p in owners.get(e.program, [])))
+    ]
+    strong_names = code_like(lens.message) | set(lens.context)
+    strong: list[list[WorldEntity]] = []
+    weak: list[list[WorldEntity]] = []
+    for name in candidates:
+        group: dict[str, WorldEntity] = {}
+        for entity in sorted(
+            (e for e in found if e.name == name),
+            key=lambda e: (KIND_ORDER.get(e.kind, 99), e.path, e.line_start),
+        ):
+            group.setdefault(entity.key, entity)
+        if group:
+            entities = sorted(group.values(), key=lambda e: (KIND_ORDER.get(e.kind, 99), e.path))
+            (strong if name in strong_names else weak).append(entities)
+    return Resolved(strong, weak)
+
+
+def resolve_entities(lens: LensInput, limit: int = 4) -> list[list[WorldEntity]]:
+    """The strongly named entity groups, most specific kinds first within a group."""
+    return resolve(lens).strong[:limit]
 
 
 @dataclass
@@ -73,75 +237,45 @@ class Answer:
         return " ".join(self.sentences)
 
 
-def resolve_entities(lens: LensInput, limit: int = 4) -> list[list[WorldEntity]]:
-    """Entities named in the question, grouped by name, in the order they are mentioned."""
-    candidates: list[str] = []
-    for term in lens.terms:
-        candidates.append(term)
-        if "." in term:
-            stem = term.split(".", 1)[0]
-            if stem not in candidates:
-                candidates.append(stem)
-    found = [
-        e
-        for e in entities_named(lens.session, lens.world_id, candidates)
-        if lens.in_scope(e.path)
-        or (
-            e.kind in ("data", "condition")
-            and any(lens.in_scope(p) for p in _program_paths(lens, e))
-        )
-    ]
-    groups: list[list[WorldEntity]] = []
-    for name in candidates:
-        group = [e for e in found if e.name == name]
-        if group:
-            group.sort(key=lambda e: (KIND_ORDER.get(e.kind, 99), e.path, e.line_start))
-            groups.append(group)
-    groups.sort(key=lambda g: (KIND_ORDER.get(g[0].kind, 99) > 5, -len(g[0].name)))
-    return groups[:limit]
-
-
-def _program_paths(lens: LensInput, entity: WorldEntity) -> list[str]:
-    if not entity.program:
-        return []
-    programs = entities_named(lens.session, lens.world_id, [entity.program], ["program"])
-    return [p.path for p in programs]
-
-
-def search_passages(lens: LensInput, limit: int = 6) -> list[tuple[ChunkHit, int, str]]:
-    """Best full-text passages in scope, each with its best line number and text."""
-    session = lens.session
-    hits = search_backend(session).search(
-        session, lens.world_id, lens.terms, lens.scope_paths, limit
-    )
-    return [(hit, *best_line(hit, lens.terms)) for hit in hits]
-
-
-def clean_line(text: str, path: str) -> str:
-    """A source line for quoting: COBOL sequence and indicator areas dropped, blanks folded."""
-    if path.lower().endswith((".cbl", ".cob", ".cpy", ".cobol", ".copy")) and len(text) > 7:
-        text = text[7:72]
-    return " ".join(text.split())[:160]
-
-
 def program_of(key: str) -> str | None:
     parts = key.split(":")
     if parts[0] == "PGM":
         return parts[1]
-    if parts[0] in ("PARA", "SECT", "DATA", "FD", "SQL", "CICS") and len(parts) >= 2:
+    if parts[0] in ("PARA", "SECT", "DATA", "FD", "SQL", "CICS", "CURSOR") and len(parts) >= 2:
         return parts[1]
     return None
 
 
-def names(keys: list[str], limit: int = 8) -> str:
-    """``A, B and C`` from keys, shortened."""
-    shown = []
-    for key in keys:
-        text = label(key)
-        if text not in shown:
-            shown.append(text)
+def listing(items: list[str], limit: int = 8) -> str:
+    """``A, B and C`` (``and N more`` past ``limit``)."""
+    shown = list(dict.fromkeys(items))
     if len(shown) > limit:
         shown = [*shown[:limit], f"{len(shown) - limit} more"]
     if len(shown) <= 1:
         return "".join(shown)
     return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def names(keys: list[str], limit: int = 8) -> str:
+    """``A, B and C`` from keys, shortened."""
+    return listing([label(k) for k in keys], limit)
+
+
+def distinct(key: str, path: str) -> tuple[str, str]:
+    """What tells two mentions of an entity apart: its key, and for a JCL step or job its
+    file too (two members may each hold a job and step of the same names)."""
+    return (key, path if key.startswith(("STEP:", "JOB:", "PROC:")) else "")
+
+
+def cited(answer: Answer, found: list[WorldEdge], use_src: bool, limit: int = 6) -> str:
+    """``X (path:line), Y (path:line) and N more``, one item per distinct entity."""
+    firsts: dict[tuple[str, str], WorldEdge] = {}
+    for edge in found:
+        key = edge.src_key if use_src else edge.dst_key
+        firsts.setdefault(distinct(key, edge.path), edge)
+    items = [
+        f"{label(k)} ({answer.cite(e.path, e.line)})" for (k, _p), e in list(firsts.items())[:limit]
+    ]
+    if len(firsts) > limit:
+        items.append(f"{len(firsts) - limit} more")
+    return listing(items, limit + 1)

@@ -1,67 +1,96 @@
-"""The impact lens: what is affected if an entity changes (transitive callers, PERFORM
-chains, programs and JCL steps using a field or copybook)."""
+"""The impact lens: what is affected if an entity changes — transitive callers (CALL, CICS
+LINK/XCTL), PERFORM chains, transactions and JCL steps that run an affected program,
+programs copying or including a copybook, JCL naming it, code using a field (and tables
+sized by it), a table, a CICS file, a queue, a map, a dataset."""
 
 from __future__ import annotations
 
-from vigia.worlds.graph import Hop, edges, label, upstream
-from vigia.worlds.lenses.common import Answer, LensInput, resolve_entities
-from vigia.worlds.lenses.qa import add_passages
+from vigia.worlds.graph import Hop, label
+from vigia.worlds.lenses.common import Answer, LensInput, distinct, listing, resolve
+from vigia.worlds.lenses.evidence import entity_of, rank
+from vigia.worlds.lenses.resources import ACTION_KINDS, describe_resource
 from vigia.worlds.models import WorldEdge, WorldEntity
 
-
-def _chain(answer: Answer, hops: list[Hop]) -> None:
-    performers = [h for h in hops if h.kind in ("performs", "performs_thru", "goes_to")]
-    callers = [h for h in hops if h.kind in ("calls", "calls_dynamic")]
-    steps = [h for h in hops if h.kind == "executes"]
-    if performers:
-        shown = _unique(answer, performers)
-        answer.say(f"It is reached through PERFORM from {shown}.")
-    if callers:
-        answer.say(f"Programs that call into it (transitively): {_unique(answer, callers)}.")
-    if steps:
-        answer.say(f"JCL steps that run an affected program: {_unique(answer, steps)}.")
-    answer.details.setdefault("performed_by", []).extend(
-        sorted({label(h.src_key) for h in performers})
-    )
-    answer.details.setdefault("callers", []).extend(sorted({label(h.src_key) for h in callers}))
-    answer.details.setdefault("jcl_steps", []).extend(sorted({label(h.src_key) for h in steps}))
+RESOURCE_KINDS = ("cics_file", "table", "queue", "counter", "map", "mapset", "transaction")
 
 
-def _unique(answer: Answer, hops: list[Hop], limit: int = 10) -> str:
-    seen: dict[str, Hop] = {}
+def _unique(answer: Answer, hops: list[Hop] | list[WorldEdge], limit: int = 10) -> str:
+    seen: dict[tuple[str, str], Hop | WorldEdge] = {}
     for hop in hops:
-        seen.setdefault(hop.src_key, hop)
-    items = [f"{label(k)} ({answer.cite(h.path, h.line)})" for k, h in list(seen.items())[:limit]]
+        seen.setdefault(distinct(hop.src_key, hop.path), hop)
+    items = [
+        f"{label(k)} ({answer.cite(h.path, h.line)})" for (k, _p), h in list(seen.items())[:limit]
+    ]
     if len(seen) > limit:
         items.append(f"{len(seen) - limit} more")
     return ", ".join(items)
 
 
-def _hops(found: list[WorldEdge]) -> list[Hop]:
-    return [Hop(e.kind, e.src_key, e.dst_key, e.path, e.line, None, 1) for e in found]
+def _chain(answer: Answer, hops: list[Hop]) -> None:
+    performers = [h for h in hops if h.kind in ("performs", "performs_thru", "goes_to")]
+    callers = [h for h in hops if h.kind in ("calls", "calls_dynamic")]
+    steps = [h for h in hops if h.kind == "executes" and h.src_key.startswith("STEP:")]
+    transactions = [h for h in hops if h.kind == "executes" and h.src_key.startswith("TRAN:")]
+    if performers:
+        answer.say(f"It is reached through PERFORM from {_unique(answer, performers)}.")
+    if callers:
+        answer.say(f"Programs that call into it (transitively): {_unique(answer, callers)}.")
+    if transactions:
+        answer.say(
+            f"CICS transactions that run an affected program: {_unique(answer, transactions)}."
+        )
+    if steps:
+        answer.say(f"JCL steps that run an affected program: {_unique(answer, steps)}.")
+    answer.details.setdefault("performed_by", []).extend(label(h.src_key) for h in performers)
+    answer.details.setdefault("callers", []).extend(label(h.src_key) for h in callers)
+    answer.details.setdefault("jcl_steps", []).extend(label(h.src_key) for h in steps)
+    answer.details.setdefault("transactions", []).extend(label(h.src_key) for h in transactions)
+
+
+def _programs(keys: list[str]) -> list[str]:
+    return sorted(
+        {label(k).split(".")[0] for k in keys if k.split(":")[0] in ("PGM", "PARA", "SECT")}
+    )
+
+
+def _named_by_jcl(lens: LensInput, name: str, answer: Answer) -> None:
+    named = lens.edges(dst=[f"MEMBER:{name}"], kinds=["names"])
+    if named:
+        answer.say(f"JCL that names {name}: {_unique(answer, named)}.")
+        answer.details.setdefault("jcl_steps", []).extend(label(e.src_key) for e in named)
 
 
 def _field_impact(lens: LensInput, group: list[WorldEntity], answer: Answer) -> None:
     first = group[0]
     keys = [e.key for e in group]
-    uses = edges(lens.session, lens.world_id, dst=keys, kinds=["reads", "writes"])
+    uses = lens.edges(dst=keys, kinds=["reads", "writes"])
     origin = f" (from copybook {first.origin})" if first.origin else ""
-    answer.say(
-        f"Changing {first.name}{origin}, defined at "
-        f"{answer.cite(first.path, first.line_start)}, affects the paragraphs that use it:"
-        f" {_unique(answer, _hops(uses))}."
+    where = (
+        f", defined at {answer.cite(first.path, first.line_start)},"
+        if lens.in_scope(first.path)
+        else ""
     )
-    programs = sorted({e.program for e in group if e.program})
-    answer.say(f"Programs holding the field: {', '.join(programs)}.")
-    answer.details.setdefault("paragraphs", []).extend(sorted({label(e.src_key) for e in uses}))
+    answer.say(
+        f"Changing {first.name}{origin}{where} affects the code that uses it:"
+        f" {_unique(answer, uses) or 'no statement uses it'}."
+    )
+    sized = lens.edges(dst=keys, kinds=["depends_on"])
+    if sized:
+        answer.say(
+            f"Tables whose size depends on it (OCCURS DEPENDING ON): {_unique(answer, sized)}."
+        )
+    programs = _programs([e.src_key for e in uses])
+    if programs:
+        answer.say(f"Programs that use it: {listing(programs, 12)}.")
+    answer.details.setdefault("paragraphs", []).extend(label(e.src_key) for e in uses)
     answer.details.setdefault("programs", []).extend(programs)
     if first.origin:
         _copybook_impact(lens, first.origin, answer)
-    _chain(answer, upstream(lens.session, lens.world_id, [f"PGM:{p}" for p in programs]))
+    _chain(answer, lens.upstream([f"PGM:{p}" for p in programs]))
 
 
 def _copybook_impact(lens: LensInput, name: str, answer: Answer) -> list[str]:
-    users = edges(lens.session, lens.world_id, dst=[f"COPY:{name}"], kinds=["copies"])
+    users = lens.edges(dst=[f"COPY:{name}"], kinds=["copies"])
     if users:
         shown = ", ".join(
             f"{label(e.src_key)} ({answer.cite(e.path, e.line)}"
@@ -70,9 +99,26 @@ def _copybook_impact(lens: LensInput, name: str, answer: Answer) -> list[str]:
             for e in users
         )
         answer.say(f"Copybook {name} is copied by {shown}; each must be recompiled.")
+    _named_by_jcl(lens, name, answer)
     programs = sorted({label(e.src_key) for e in users})
     answer.details.setdefault("programs", []).extend(programs)
     return programs
+
+
+def _resource_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
+    describe_resource(lens, [entity], answer)
+    users = lens.edges(dst=[entity.key], kinds=ACTION_KINDS)
+    cursors = [e.src_key for e in users if e.src_key.startswith("CURSOR:")]
+    users += lens.edges(dst=cursors, kinds=["uses"])
+    if entity.kind == "transaction":
+        users += lens.edges(src=[entity.key], kinds=["executes"])
+    programs = _programs(
+        [e.src_key for e in users] + [e.dst_key for e in users if e.kind == "executes"]
+    )
+    if programs:
+        answer.say(f"Programs affected by a change to {entity.name}: {listing(programs, 12)}.")
+    answer.details.setdefault("programs", []).extend(programs)
+    _chain(answer, lens.upstream([f"PGM:{p}" for p in programs]))
 
 
 def _entity_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
@@ -82,55 +128,69 @@ def _entity_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None
             f"Changing copybook {entity.name} ({where}) affects every program that copies it."
         )
         programs = _copybook_impact(lens, entity.name, answer)
-        _chain(answer, upstream(lens.session, lens.world_id, [f"PGM:{p}" for p in programs]))
+        _chain(answer, lens.upstream([f"PGM:{p}" for p in programs]))
+        return
+    if entity.kind in RESOURCE_KINDS:
+        _resource_impact(lens, entity, answer)
         return
     if entity.kind == "dataset":
-        used = edges(lens.session, lens.world_id, dst=[entity.key], kinds=["reads", "writes"])
+        used = lens.edges(dst=[entity.key], kinds=["reads", "writes"])
         answer.say(
             f"Changing dataset {entity.name} ({where}) affects the steps that use it: "
-            f"{_unique(answer, _hops(used))}."
+            f"{_unique(answer, used)}."
         )
-        runs = edges(lens.session, lens.world_id, src=[e.src_key for e in used], kinds=["executes"])
-        answer.details.setdefault("jcl_steps", []).extend(sorted({label(e.src_key) for e in used}))
-        answer.details.setdefault("programs", []).extend(sorted({label(e.dst_key) for e in runs}))
+        runs = lens.edges(src=[e.src_key for e in used], kinds=["executes"])
+        answer.details.setdefault("jcl_steps", []).extend(label(e.src_key) for e in used)
+        answer.details.setdefault("programs", []).extend(label(e.dst_key) for e in runs)
+        for file in lens.edges(dst=[entity.key], kinds=["assigns"]):
+            found = lens.entities([file.src_key])
+            if found:
+                _resource_impact(lens, found[0], answer)
         return
     owner = f" of {entity.program}" if entity.program and entity.kind != "program" else ""
     answer.say(f"Changing {entity.kind} {entity.name}{owner} ({where}) affects what reaches it.")
-    hops = upstream(lens.session, lens.world_id, [entity.key])
-    _chain(answer, hops)
+    _chain(answer, lens.upstream([entity.key]))
+    if entity.kind == "program":
+        _named_by_jcl(lens, entity.name, answer)
     if entity.kind in ("paragraph", "section"):
-        written = edges(lens.session, lens.world_id, src=[entity.key], kinds=["writes"])
-        fields = sorted({e.dst_key for e in written})
+        fields = sorted({e.dst_key for e in lens.edges(src=[entity.key], kinds=["writes"])})
         if fields:
-            readers = edges(lens.session, lens.world_id, dst=fields, kinds=["reads"])
-            readers = [r for r in readers if r.src_key != entity.key]
+            readers = [
+                r for r in lens.edges(dst=fields, kinds=["reads"]) if r.src_key != entity.key
+            ]
             answer.say(
-                f"It writes {', '.join(label(f).split('.')[-1] for f in fields)}"
-                + (f", read downstream by {_unique(answer, _hops(readers))}." if readers else ".")
+                f"It writes {', '.join(label(f).split('.')[-1] for f in fields[:12])}"
+                + (f", read downstream by {_unique(answer, readers)}." if readers else ".")
             )
 
 
 def run_impact(lens: LensInput) -> Answer:
     """Transitive dependants of the entities named in the question, every one cited."""
     answer = Answer("impact", steps=["resolve entities", "graph: recursive upstream walk"])
-    groups = resolve_entities(lens, limit=2)
+    resolved = resolve(lens)
+    groups = resolved.strong[:2]
+    if not groups:
+        top = next((c for c in rank(lens, resolved) if not c.key.startswith("DOC:")), None)
+        entity = entity_of(lens, top) if top is not None else None
+        if entity is not None:
+            answer.steps.insert(1, "hybrid search: the code the question is about")
+            answer.say(
+                f"The question names no program, field, file or copybook; the closest code is "
+                f"{label(entity.key)} ({answer.cite(entity.path, entity.line_start)})."
+            )
+            groups = [[entity]]
     for group in groups:
         if group[0].kind in ("data", "condition"):
             _field_impact(lens, group, answer)
             continue
-        done: set[str] = set()
-        for entity in group:
-            if entity.key not in done and len(done) < 2:
-                done.add(entity.key)
-                _entity_impact(lens, entity, answer)
-    for key in ("performed_by", "callers", "jcl_steps", "programs", "paragraphs"):
+        for entity in [e for e in group if e.kind == group[0].kind][:2]:
+            _entity_impact(lens, entity, answer)
+    for key in ("performed_by", "callers", "jcl_steps", "programs", "paragraphs", "transactions"):
         if key in answer.details:
             answer.details[key] = sorted(set(answer.details[key]))
-    if not groups:
+    if not answer.sentences:
         answer.say(
-            "I could not find a program, paragraph, field, copybook or dataset of that "
-            f"name in world {lens.world_id!r}; closest passages follow."
+            "I could not find a program, paragraph, field, copybook, table, file or dataset of "
+            f"that name in world {lens.world_id!r}."
         )
-        answer.steps.append("full-text search")
-        add_passages(lens, answer, with_code=True)
     return answer

@@ -1,47 +1,97 @@
-"""The qa lens: what the graph knows about the named entities, plus the best passages."""
+"""The qa lens: what the graph knows about the names in the question, then the code (or
+documentation) that answers it best — the way to answer business questions, which name
+no program or field."""
 
 from __future__ import annotations
 
-from vigia.worlds.lenses.common import (
-    Answer,
-    LensInput,
-    clean_line,
-    resolve_entities,
-    search_passages,
-)
+import re
+
+from vigia.language import fold
+from vigia.worlds.lenses.common import Answer, LensInput, program_of, resolve
 from vigia.worlds.lenses.describe import describe
+from vigia.worlds.lenses.evidence import Candidate, rank, state
+from vigia.worlds.retrieval import best_line
 
-DOC_KINDS = (".md", ".markdown", ".rst", ".txt")
+FACT_CANDIDATES = 2
+BUSINESS_CANDIDATES = 3
+_PARAGRAPH = re.compile(
+    r"\b(?:paragraph|section|routine|parrafo|seccion|rutina|paragrafo|secao|rotina)s?\b"
+)
 
 
-def add_passages(lens: LensInput, answer: Answer, with_code: bool, limit: int = 3) -> None:
-    """Quotes the best documentation lines (and code lines when ``with_code``), cited."""
-    quoted = 0
-    for hit, line, text in search_passages(lens, limit=8):
-        is_doc = hit.path.lower().endswith(DOC_KINDS)
-        if not (is_doc or with_code) or not text:
+def _named_files(lens: LensInput, answer: Answer) -> None:
+    """The lines of files the question names (``db2bind.jcl``) that match it best."""
+    for path in lens.named_files[:2]:
+        for hit in lens.search(lens.query, [path], limit=2):
+            line, text = best_line(hit.chunk, lens.query)
+            if text:
+                answer.say(f"In {path}: “{text}” ({answer.cite(path, line)}).")
+
+
+def asks_for_paragraph(message: str) -> bool:
+    return bool(_PARAGRAPH.search(fold(message)))
+
+
+def ordered(candidates: list[Candidate], paragraphs_first: bool) -> list[tuple[Candidate, bool]]:
+    """Candidates to state in order, each with whether it completes the one before: a
+    program is followed by its best paragraph among the candidates (the program says
+    where, the paragraph says what); when the question asks for a paragraph, paragraphs
+    come first."""
+    if paragraphs_first:
+        candidates = sorted(candidates, key=lambda c: not c.key.startswith(("PARA:", "SECT:")))
+    out: list[tuple[Candidate, bool]] = []
+    taken: set[str] = set()
+    for candidate in candidates:
+        if candidate.key in taken:
             continue
-        cite = answer.cite(hit.path, line)
-        source = "The documentation says" if is_doc else "The code has"
-        answer.say(f"{source}: “{clean_line(text, hit.path)}” ({cite}).")
-        answer.details.setdefault("passages", []).append(
-            {"doc_id": hit.path, "line": line, "text": clean_line(text, hit.path)}
-        )
-        quoted += 1
-        if quoted >= limit:
-            break
+        out.append((candidate, False))
+        taken.add(candidate.key)
+        if candidate.key.startswith("PGM:"):
+            program = program_of(candidate.key)
+            inner = next(
+                (
+                    c
+                    for c in candidates
+                    if c.key not in taken
+                    and c.key.startswith(("PARA:", "SECT:"))
+                    and program_of(c.key) == program
+                ),
+                None,
+            )
+            if inner is not None:
+                out.append((inner, True))
+                taken.add(inner.key)
+    return out
 
 
 def run_qa(lens: LensInput) -> Answer:
-    """Answers a question with facts from the graph and the text, every one cited."""
+    """Answers a question with facts from the graph and the code, every one cited."""
     answer = Answer("qa", steps=["resolve entities"])
-    groups = resolve_entities(lens)
-    if groups:
+    resolved = resolve(lens)
+    described: set[str] = set()
+    if resolved.strong:
         answer.steps.append("graph: definitions and uses")
-    for group in groups[:3]:
+    for group in resolved.strong[:3]:
         describe(lens, group, answer)
-    answer.steps.append("full-text search")
-    add_passages(lens, answer, with_code=not groups)
+        described.update(e.key for e in group)
+    _named_files(lens, answer)
+    answer.steps.append("hybrid search: words and meaning")
+    wanted = FACT_CANDIDATES if resolved.strong else BUSINESS_CANDIDATES
+    shown = 0
+    for candidate, completes in ordered(rank(lens, resolved), asks_for_paragraph(lens.message)):
+        if shown >= wanted and not completes:
+            break
+        if candidate.key in described:
+            continue
+        lead = "The closest code is " if shown == 0 else "Also relevant: "
+        if completes:
+            lead = f"In {program_of(candidate.key)}, the closest paragraph is "
+        if candidate.key.startswith("DOC:"):
+            lead = "The documentation says: " if shown == 0 else "Also documented: "
+        before = len(answer.sentences)
+        callers = not completes and (shown == 0 or not resolved.strong)
+        state(lens, answer, candidate, lead, callers=callers)
+        shown += len(answer.sentences) > before and not completes
     if not answer.sentences:
         answer.say(
             f"I found nothing about this in world {lens.world_id!r}"

@@ -1,22 +1,23 @@
-"""The troubleshoot lens: from a symptom to the paragraphs and fields involved, the code
-paths that reach them, and candidate causes with their evidence lines."""
+"""The troubleshoot lens: from a symptom to where to look — the paragraphs involved (named,
+found by meaning and words, or setting the value the symptom quotes), how they are
+reached, and candidate causes with their evidence lines."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vigia.worlds.graph import Hop, edges, enclosing, entities_named, label, line_text, upstream
-from vigia.worlds.lenses.common import (
-    Answer,
-    LensInput,
-    clean_line,
-    resolve_entities,
-    search_passages,
-)
-from vigia.worlds.lenses.qa import DOC_KINDS
-from vigia.worlds.models import WorldEntity
+from vigia.worlds.graph import Hop, entities_named, label, line_text
+from vigia.worlds.lenses.common import Answer, LensInput, resolve
+from vigia.worlds.lenses.evidence import Candidate, entity_of, rank, state
+from vigia.worlds.lenses.literals import guard, numbers, quoted, shown_at, writers_of
+from vigia.worlds.models import WorldEdge, WorldEntity
+from vigia.worlds.source import shorten
 
 MAX_INVOLVED = 3
+MAX_CAUSES = 4
+SETS_QUOTED_CONDITION = 0.05
+SETS_QUOTED_NUMBER = 0.015
+SHOWS_QUOTED = 0.01
 
 
 @dataclass(frozen=True)
@@ -50,42 +51,45 @@ def code_path(hops: list[Hop], start: str) -> list[Hop]:
     return list(reversed(route))
 
 
-def _involved(lens: LensInput, answer: Answer) -> list[WorldEntity]:
-    found: list[WorldEntity] = []
-    for group in resolve_entities(lens):
-        if group[0].kind in ("paragraph", "section"):
-            found.extend(group[:2])
-        elif group[0].kind in ("data", "condition"):
-            writers = edges(
-                lens.session, lens.world_id, dst=[e.key for e in group], kinds=["writes"]
-            )
-            found.extend(_entities(lens, [w.src_key for w in writers]))
-    for hit, line, _text in search_passages(lens, limit=8):
-        if hit.path.lower().endswith(DOC_KINDS):
-            continue
-        paragraph = enclosing(lens.session, lens.world_id, hit.path, line)
-        if paragraph is not None and paragraph.kind == "paragraph":
-            found.append(paragraph)
-    unique: list[WorldEntity] = []
-    for entity in found:
-        if entity.key not in [u.key for u in unique]:
-            unique.append(entity)
-    return unique[:MAX_INVOLVED]
+def _evidence(lens: LensInput, found: dict[str, Candidate]) -> dict[str, list[WorldEdge]]:
+    """Bonuses for code that sets the values the symptom quotes; the setting lines by key."""
+    setting: dict[str, list[WorldEdge]] = {}
 
+    credited: set[int] = set()
 
-def _entities(lens: LensInput, keys: list[str]) -> list[WorldEntity]:
-    from vigia.worlds.graph import entities_by_key
+    def credit(edges: list[WorldEdge], bonus: float) -> None:
+        for edge in edges:
+            if edge.id in credited:
+                continue
+            credited.add(edge.id)
+            candidate = found.setdefault(edge.src_key, Candidate(edge.src_key))
+            candidate.bonus += bonus
+            setting.setdefault(edge.src_key, []).append(edge)
 
-    return entities_by_key(lens.session, lens.world_id, keys)
+    for text in quoted(lens.message):
+        for hit, line in shown_at(lens, text)[:4]:
+            if hit.chunk.entity_key:
+                found.setdefault(
+                    hit.chunk.entity_key, Candidate(hit.chunk.entity_key)
+                ).bonus += SHOWS_QUOTED
+            condition = guard(hit, line)
+            if condition is not None:
+                credit(writers_of(lens, [condition.value], condition.field), SETS_QUOTED_CONDITION)
+    values = numbers(lens.message)
+    if values:
+        credit(writers_of(lens, values), SETS_QUOTED_NUMBER)
+    return setting
 
 
 def _causes(lens: LensInput, paragraph: WorldEntity, terms: list[str], bonus: int) -> list[Cause]:
     """Writers of the fields ``paragraph`` reads, scored by symptom words near them."""
-    reads = edges(lens.session, lens.world_id, src=[paragraph.key], kinds=["reads"])
-    fields = sorted({label(e.dst_key).split(".")[-1] for e in reads})
+    reads = lens.edges(src=[paragraph.key], kinds=["reads"])
+    fields = sorted(
+        {label(e.dst_key).split(".")[-1] for e in reads if e.dst_key.startswith("DATA:")}
+    )
     same_name = entities_named(lens.session, lens.world_id, fields, ["data"])
-    writers = edges(lens.session, lens.world_id, dst=[e.key for e in same_name], kinds=["writes"])
-    comments = {e.key: e.detail or "" for e in _entities(lens, [w.src_key for w in writers])}
+    writers = lens.edges(dst=[e.key for e in same_name], kinds=["writes"])
+    comments = {e.key: e.detail or "" for e in lens.entities([w.src_key for w in writers])}
     causes: list[Cause] = []
     for edge in writers:
         text = line_text(lens.session, lens.world_id, edge.path, edge.line)
@@ -102,51 +106,81 @@ def _causes(lens: LensInput, paragraph: WorldEntity, terms: list[str], bonus: in
     return causes
 
 
+def _involved(lens: LensInput, answer: Answer) -> list[tuple[WorldEntity, list[WorldEdge]]]:
+    resolved = resolve(lens)
+    found = {c.key: c for c in rank(lens, resolved)}
+    for group in resolved.strong:
+        for entity in group[:2]:
+            if entity.kind in ("paragraph", "section"):
+                found.setdefault(entity.key, Candidate(entity.key)).bonus += 0.05
+        if group[0].kind in ("data", "condition"):
+            for writer in lens.edges(dst=[e.key for e in group], kinds=["writes"]):
+                found.setdefault(writer.src_key, Candidate(writer.src_key)).bonus += 0.02
+    setting = _evidence(lens, found)
+    involved: list[tuple[WorldEntity, list[WorldEdge], Candidate]] = []
+    for candidate in sorted(found.values(), key=lambda c: (-c.score, c.key)):
+        if candidate.key.startswith(("PARA:", "SECT:")):
+            found_entity = entity_of(lens, candidate)
+            if found_entity is not None:
+                involved.append((found_entity, setting.get(candidate.key, []), candidate))
+        if len(involved) >= MAX_INVOLVED:
+            break
+    for rank_number, (_entity, setters, candidate) in enumerate(involved):
+        lead = "Look first at " if rank_number == 0 else "Also check "
+        state(lens, answer, candidate, lead)
+        if setters:
+            shown = ", ".join(
+                f"{label(e.dst_key).split('.')[-1]} {e.detail} ({answer.cite(e.path, e.line)})"
+                for e in setters[:3]
+            )
+            answer.say(f"It sets {shown}.")
+    return [(entity, setters) for entity, setters, _ in involved]
+
+
 def run_troubleshoot(lens: LensInput) -> Answer:
-    """Diagnoses a symptom: involved paragraphs, how they are reached, candidate causes."""
-    answer = Answer("troubleshoot", steps=["resolve entities", "full-text search"])
-    terms = lens.terms
+    """Diagnoses a symptom: where to look, how it is reached, candidate causes."""
+    answer = Answer("troubleshoot", steps=["resolve entities", "hybrid search", "quoted values"])
     involved = _involved(lens, answer)
     if involved:
         answer.steps += ["graph: code paths", "data flow: writers of inputs"]
     all_causes: list[Cause] = []
-    for rank, paragraph in enumerate(involved):
-        reads = edges(lens.session, lens.world_id, src=[paragraph.key], kinds=["reads"])
-        fields = sorted({label(e.dst_key).split(".")[-1] for e in reads})
-        answer.say(
-            f"Involved: {paragraph.name} in {paragraph.program} "
-            f"({answer.cite(paragraph.path, paragraph.line_start)}-{paragraph.line_end})"
-            + (f", which reads {', '.join(fields[:8])}." if fields else ".")
+    for rank_number, (paragraph, _setters) in enumerate(involved):
+        route = code_path(lens.upstream([paragraph.key]), paragraph.key)
+        chain = [
+            f"{label(h.src_key)} ({answer.cite(h.path, h.line)})"
+            for h in route
+            if h.kind != "contains"
+        ]
+        if chain:
+            answer.say(f"{paragraph.name} is reached by: {' → '.join(chain)} → {paragraph.name}.")
+        reads = sorted(
+            {
+                label(e.dst_key).split(".")[-1]
+                for e in lens.edges(src=[paragraph.key], kinds=["reads"])
+            }
         )
-        route = code_path(upstream(lens.session, lens.world_id, [paragraph.key]), paragraph.key)
-        if route:
-            chain = " → ".join(
-                f"{label(h.src_key)} ({answer.cite(h.path, h.line)})"
-                for h in route
-                if h.kind != "contains"
-            )
-            answer.say(f"Reached by: {chain} → {paragraph.name}.")
         answer.details.setdefault("involved", []).append(
             {
                 "name": paragraph.name,
                 "program": paragraph.program,
                 "path": paragraph.path,
                 "line": paragraph.line_start,
-                "reads": fields,
+                "reads": reads,
                 "code_path": [label(h.src_key) for h in route if h.kind != "contains"],
             }
         )
-        all_causes.extend(_causes(lens, paragraph, terms, MAX_INVOLVED - rank))
+        bonus = 3 * (MAX_INVOLVED - rank_number)  # the first involved paragraph first
+        all_causes.extend(_causes(lens, paragraph, lens.terms, bonus))
     seen: set[tuple[str, int]] = set()
     ranked = []
     for cause in sorted(all_causes, key=lambda c: (-c.score, c.path, c.line)):
         if (cause.path, cause.line) not in seen:
             seen.add((cause.path, cause.line))
             ranked.append(cause)
-    for number, cause in enumerate(ranked[:4], start=1):
+    for number, cause in enumerate(ranked[:MAX_CAUSES], start=1):
         answer.say(
             f"Candidate cause {number}: {label(cause.writer)} sets {cause.field}: "
-            f"“{cause.text}” ({answer.cite(cause.path, cause.line)})."
+            f"“{shorten(cause.text)}” ({answer.cite(cause.path, cause.line)})."
         )
     answer.details["causes"] = [
         {
@@ -156,15 +190,16 @@ def run_troubleshoot(lens: LensInput) -> Answer:
             "line": c.line,
             "evidence": c.text,
         }
-        for c in ranked[:4]
+        for c in ranked[:MAX_CAUSES]
     ]
-    documented = 0
-    for hit, line, text in search_passages(lens, limit=8):
-        if hit.path.lower().endswith(DOC_KINDS) and text and documented < 2:
-            answer.say(
-                f"Documented: “{clean_line(text, hit.path)}” ({answer.cite(hit.path, line)})."
-            )
-            documented += 1
+    documented = [h for h in lens.hits if h.chunk.kind == "doc"][:2]
+    for hit in documented:
+        state(
+            lens,
+            answer,
+            Candidate(f"DOC:{hit.path}:{hit.chunk.line_start}", [hit.score], hit=hit),
+            "Documented: ",
+        )
     if not answer.sentences:
         answer.say(
             f"Nothing in world {lens.world_id!r} matches this symptom; name the program, "
