@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     key_cache_ttl_s: float = Field(default=2.0, ge=0, le=60)
     embedding_threads: int = Field(default=1, ge=1, le=16)
     session_ttl_hours: int = Field(default=12, ge=1)
+    session_idle_minutes: int = Field(default=120, ge=1)
     cookie_secure: bool = False
 
     @model_validator(mode="after")

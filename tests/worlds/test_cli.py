@@ -7,7 +7,8 @@ import json
 from typer.testing import CliRunner
 
 from tests.worlds.conftest import PAYROLL
-from vigia.worlds.cli import user_app, world_app
+from vigia.users.cli import user_app
+from vigia.worlds.cli import world_app
 
 
 def test_user_create_world_add_and_index_print_one_json_object() -> None:

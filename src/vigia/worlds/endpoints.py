@@ -15,9 +15,11 @@ from vigia.db.session import session_scope
 from vigia.deps import Db
 from vigia.errors import Unauthorized, VigiaError
 from vigia.sse import event_stream_response, sse_line
-from vigia.worlds import conversations, personal, users
+from vigia.users import service as users
+from vigia.users.service import User
+from vigia.worlds import conversations, personal
 from vigia.worlds.chat import prepare, run_lens, turn_events
-from vigia.worlds.models import WorldConversation, WorldUser
+from vigia.worlds.models import WorldConversation
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
     VERSION_PATTERN,
@@ -52,12 +54,12 @@ from vigia.worlds.schemas import (
 router = APIRouter(tags=["worlds"])
 
 
-def current_user(request: Request, session: Db) -> WorldUser:
+def current_user(request: Request, session: Db) -> User:
     """The logged-in user of the ``sherpa_session`` cookie, or 401."""
     return users.user_for_token(session, request.cookies.get(users.COOKIE))
 
 
-CurrentUser = Annotated[WorldUser, Depends(current_user)]
+CurrentUser = Annotated[User, Depends(current_user)]
 
 
 @router.post("/auth/login")
@@ -86,7 +88,7 @@ def logout(request: Request, response: Response, session: Db) -> DoneOut:
     return DoneOut()
 
 
-def _drain(session: Session, user: WorldUser, body: ChatRequest) -> ChatEnvelope:
+def _drain(session: Session, user: User, body: ChatRequest) -> ChatEnvelope:
     prepared = prepare(session, user, body)
     answers = [
         event
@@ -130,7 +132,7 @@ def chat_stream(
     def events() -> Iterator[str]:
         try:
             with session_scope() as own:
-                owner = own.get(WorldUser, user_id)
+                owner = users.get_user(own, user_id)
                 if owner is None:
                     raise Unauthorized("not logged in")
                 for event in turn_events(own, owner, body, prepare(own, owner, body)):

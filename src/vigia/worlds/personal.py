@@ -13,8 +13,9 @@ from sqlalchemy.orm import Session
 from vigia.config import get_settings
 from vigia.errors import Invalid, NotFound, TooLarge, UnsupportedMedia
 from vigia.private_files import private_dir, write_private
+from vigia.users.service import User
 from vigia.worlds.catalog import normalise_scope_path
-from vigia.worlds.models import PersonalFile, WorldUser
+from vigia.worlds.models import PersonalFile
 from vigia.worlds.schemas import PersonalHit
 from vigia.worlds.search import line_score
 
@@ -23,12 +24,12 @@ MAX_FILES = 200
 MAX_HITS = 8
 
 
-def user_root(user: WorldUser) -> Path:
+def user_root(user: User) -> Path:
     """The user's own folder (named by id, never by anything from a request)."""
     return get_settings().data_dir / "worlds" / "personal" / user.id
 
 
-def _target(user: WorldUser, rel_path: str) -> Path:
+def _target(user: User, rel_path: str) -> Path:
     root = user_root(user).resolve()
     target = (root / rel_path).resolve()
     if root not in target.parents:
@@ -36,7 +37,7 @@ def _target(user: WorldUser, rel_path: str) -> Path:
     return target
 
 
-def upload(session: Session, user: WorldUser, name: str, data: bytes) -> PersonalFile:
+def upload(session: Session, user: User, name: str, data: bytes) -> PersonalFile:
     """Stores a UTF-8 text file for ``user`` (replacing one of the same name)."""
     rel_path = normalise_scope_path(name)
     if len(rel_path) > 255:
@@ -70,7 +71,7 @@ def upload(session: Session, user: WorldUser, name: str, data: bytes) -> Persona
     return record
 
 
-def list_files(session: Session, user: WorldUser) -> list[PersonalFile]:
+def list_files(session: Session, user: User) -> list[PersonalFile]:
     return list(
         session.scalars(
             select(PersonalFile)
@@ -80,7 +81,7 @@ def list_files(session: Session, user: WorldUser) -> list[PersonalFile]:
     )
 
 
-def remove(session: Session, user: WorldUser, name: str) -> None:
+def remove(session: Session, user: User, name: str) -> None:
     rel_path = normalise_scope_path(name)
     record = session.scalar(
         select(PersonalFile).where(
@@ -96,7 +97,7 @@ def remove(session: Session, user: WorldUser, name: str) -> None:
         target.unlink()
 
 
-def grep(session: Session, user: WorldUser, terms: list[str]) -> list[PersonalHit]:
+def grep(session: Session, user: User, terms: list[str]) -> list[PersonalHit]:
     """Lines of the user's own files holding the most query terms, best first."""
     if not terms:
         return []
