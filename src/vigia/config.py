@@ -64,10 +64,14 @@ class Settings(BaseSettings):
         return f"sqlite:///{(self.data_dir / 'vigia.db').resolve()}"
 
     @property
+    def root_url(self) -> str:
+        """Where clients reach this server (``VIGIA_PUBLIC_BASE_URL`` or host and port)."""
+        return (self.public_base_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @property
     def base_url(self) -> str:
         """Where clients reach the OpenAI-compatible surface."""
-        root = self.public_base_url or f"http://{self.host}:{self.port}"
-        return root.rstrip("/") + "/v1"
+        return self.root_url + "/v1"
 
     def resolved_admin_token(self) -> str:
         """The admin token: from the environment, else one generated once into the data dir."""

@@ -3,20 +3,26 @@
 - OpenAI-compatible surface (``/v1/…`` but decisions): ``{"detail": "…"}``, 422 included.
 - Decisions (``/v1/decide``, ``/v1/systemone``): FastAPI's 422 list; others ``detail`` + ``error``.
 - Everything else: ``{"detail": …}`` with FastAPI's 422 list.
+- Paths a surface serves as pages (the console): that surface's own ``PageRenderer``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
 
 from vigia.errors import VigiaError
 
 DECIDE_PATHS = ("/v1/decide", "/v1/systemone")
+
+PageRenderer = Callable[[Request, int, Any, Mapping[str, str]], Awaitable[Response]]
+"""Renders an error as a page: ``(request, status, detail, headers)``."""
 
 
 def surface_of(path: str) -> str:
@@ -75,8 +81,33 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 
-def install(app: FastAPI) -> None:
-    """Registers the handlers on ``app``."""
-    app.add_exception_handler(VigiaError, _vigia_error)
-    app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(StarletteHTTPException, _http_error)
+def install(app: FastAPI, pages: Mapping[str, PageRenderer] | None = None) -> None:
+    """Registers the handlers on ``app``; ``pages`` maps a path prefix to its error pages."""
+    renderers = dict(pages or {})
+
+    def page_for(request: Request) -> PageRenderer | None:
+        path = request.url.path
+        return next((r for prefix, r in renderers.items() if path.startswith(prefix)), None)
+
+    async def vigia_error(request: Request, exc: Exception) -> Response:
+        page = page_for(request)
+        if page is not None and isinstance(exc, VigiaError):
+            return await page(request, exc.status, exc.detail, exc.headers)
+        return await _vigia_error(request, exc)
+
+    async def validation_error(request: Request, exc: Exception) -> Response:
+        page = page_for(request)
+        if page is not None and isinstance(exc, RequestValidationError):
+            return await page(request, 422, validation_summary(list(exc.errors())), {})
+        return await _validation_error(request, exc)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        page = page_for(request)
+        if page is not None and isinstance(exc, StarletteHTTPException):
+            headers = getattr(exc, "headers", None) or {}
+            return await page(request, exc.status_code, exc.detail, headers)
+        return await _http_error(request, exc)
+
+    app.add_exception_handler(VigiaError, vigia_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)

@@ -10,10 +10,10 @@ from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, Up
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
-from vigia.config import get_settings
 from vigia.db.session import session_scope
 from vigia.deps import Db
 from vigia.errors import Unauthorized, VigiaError
+from vigia.session_cookie import clear_session_cookie, set_session_cookie
 from vigia.sse import event_stream_response, sse_line
 from vigia.users import service as users
 from vigia.users.service import User
@@ -68,23 +68,14 @@ def login(body: LoginRequest, request: Request, response: Response, session: Db)
     with a capped backoff (429 with ``Retry-After``)."""
     address = request.client.host if request.client else "unknown"
     user, token = users.login(session, body.username, body.password, address)
-    settings = get_settings()
-    response.set_cookie(
-        users.COOKIE,
-        token,
-        max_age=settings.session_ttl_hours * 3600,
-        httponly=True,
-        samesite="lax",
-        secure=settings.cookie_secure,
-        path="/",
-    )
+    set_session_cookie(response, users.COOKIE, token)
     return LoginOut(id=user.id, name=user.name)
 
 
 @router.post("/auth/logout")
 def logout(request: Request, response: Response, session: Db) -> DoneOut:
     users.logout(session, request.cookies.get(users.COOKIE))
-    response.delete_cookie(users.COOKIE, path="/", httponly=True, samesite="lax")
+    clear_session_cookie(response, users.COOKIE)
     return DoneOut()
 
 
