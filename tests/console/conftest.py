@@ -43,9 +43,11 @@ class PageErrors:
         page.on("pageerror", lambda error: self.messages.append(f"pageerror: {error}"))  # type: ignore[attr-defined]
         page.on(  # type: ignore[attr-defined]
             "console",
-            lambda message: self.messages.append(f"console: {message.text}")
-            if message.type == "error"
-            else None,
+            lambda message: (
+                self.messages.append(f"console: {message.text}")
+                if message.type == "error"
+                else None
+            ),
         )
 
 

@@ -99,7 +99,10 @@ def _customer_conversation(server: str, key: str) -> str:
     answer = httpx.post(
         f"{server}/v1/chat/completions",
         headers={"Authorization": f"Bearer {key}"},
-        json={"model": "asistente", "messages": [{"role": "user", "content": "Quiero hablar con una persona"}]},
+        json={
+            "model": "asistente",
+            "messages": [{"role": "user", "content": "Quiero hablar con una persona"}],
+        },
         timeout=30,
     )
     assert answer.status_code == 200, answer.text
