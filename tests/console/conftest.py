@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 from tests.conftest import serve_in_thread
 from vigia.app import create_app
@@ -17,11 +18,10 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     """One headless chromium for the session (scripts/test installs Debian's package)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     assert shutil.which(CHROMIUM), "chromium is required (scripts/test installs it)"
-    with sync_api.sync_playwright() as playwright:
+    with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield launched
         launched.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import ADMIN_TOKEN, make_tenant
 from tests.console.conftest import PageErrors
@@ -162,7 +162,7 @@ def _tour(page: Page, folder: Path) -> None:
 
 
 def test_the_console_end_to_end(
-    browser: Any, server: str, tmp_path: Path, screenshots: Path
+    browser: Browser, server: str, tmp_path: Path, screenshots: Path
 ) -> None:
     tenant = make_tenant()
     make_user("ana", tenant.workspace_id, "owner")
@@ -185,7 +185,7 @@ def test_the_console_end_to_end(
 
 
 def test_an_operator_in_the_browser_sees_only_conversations_and_the_inbox(
-    browser: Any, server: str
+    browser: Browser, server: str
 ) -> None:
     tenant = make_tenant()
     make_user("oscar", tenant.workspace_id, "operator")
