@@ -11,7 +11,10 @@ from vigia.console import router as console
 from vigia.decide.endpoints import router as decide_router
 from vigia.evaluation.endpoints import router as evaluation_router
 from vigia.knowledge.endpoints import router as knowledge_router
+from vigia.observability.asgi import ObservabilityMiddleware
 from vigia.openai_api.endpoints import router as openai_router
+from vigia.operations.endpoints import router as operations_router
+from vigia.request_text import RequestTextMiddleware
 from vigia.review.endpoints import router as review_router
 from vigia.security_headers import SecurityHeadersMiddleware
 from vigia.worlds.endpoints import router as worlds_router
@@ -21,8 +24,9 @@ def create_app() -> FastAPI:
     """The whole Vigia HTTP service."""
     app = FastAPI(title="Vigia", version=__version__)
     http_errors.install(app, pages=console.ERROR_PAGES)
-    app.add_middleware(BodyLimitMiddleware)
-    app.add_middleware(SecurityHeadersMiddleware)  # outermost: the 413s get them too
+    app.add_middleware(RequestTextMiddleware)
+    app.add_middleware(BodyLimitMiddleware)  # bounds what the inner ones read
+    app.add_middleware(SecurityHeadersMiddleware)  # the 413s get them too
     app.include_router(openai_router)
     app.include_router(decide_router)
     app.include_router(review_router)
@@ -30,7 +34,9 @@ def create_app() -> FastAPI:
     app.include_router(knowledge_router)
     app.include_router(evaluation_router)
     app.include_router(worlds_router)
+    app.include_router(operations_router)
     console.mount(app)
+    app.add_middleware(ObservabilityMiddleware)  # outermost: counts and ids every response
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:

@@ -1,10 +1,19 @@
-"""Refuses request bodies over a size limit with 413, before any handler parses them."""
+"""Refuses request bodies over a size limit with 413, before any handler parses them.
+
+A declared ``Content-Length`` over the limit is refused at once. A body sent without one
+(chunked) is counted as it streams: past the limit, reading it raises an ``HTTPException``
+(413), which FastAPI lets through its body parsing (any other error there becomes a 400) to
+the app's error handlers, and this middleware answers the 413 itself when nothing did.
+Both render in the surface's error shape.
+"""
 
 from __future__ import annotations
 
-import json
-
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from vigia.http_errors import error_body
 
 DEFAULT_LIMIT = 2 * 1024 * 1024
 UPLOAD_LIMIT = 64 * 1024 * 1024
@@ -16,8 +25,15 @@ def limit_for(path: str) -> int:
     return UPLOAD_LIMIT if any(m in path for m in UPLOAD_MARKERS) else DEFAULT_LIMIT
 
 
-class _TooLarge(Exception):
-    pass
+def _detail(limit: int) -> str:
+    return f"request body larger than {limit} bytes"
+
+
+class BodyTooLarge(HTTPException):
+    """Raised from ``receive`` once a streamed body passes its limit."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, _detail(limit))
 
 
 class BodyLimitMiddleware:
@@ -33,9 +49,10 @@ class BodyLimitMiddleware:
         limit = limit_for(scope["path"])
         for name, value in scope.get("headers", []):
             if name == b"content-length" and value.isdigit() and int(value) > limit:
-                await _refuse(send, limit)
+                await _refuse(scope, receive, send, limit)
                 return
         seen = 0
+        started = False
 
         async def limited() -> Message:
             nonlocal seen
@@ -43,25 +60,22 @@ class BodyLimitMiddleware:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
-                    raise _TooLarge
+                    raise BodyTooLarge(limit)
             return message
 
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
         try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await _refuse(send, limit)
+            await self.app(scope, limited, watched)
+        except BodyTooLarge:
+            if started:
+                raise
+            await _refuse(scope, receive, send, limit)
 
 
-async def _refuse(send: Send, limit: int) -> None:
-    body = json.dumps({"detail": f"request body larger than {limit} bytes"}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+    body = error_body(scope["path"], 413, _detail(limit))
+    await JSONResponse(body, status_code=413)(scope, receive, send)

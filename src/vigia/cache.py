@@ -70,12 +70,6 @@ class LRUCache(Generic[K, V]):
             self.put(key, found)
         return found
 
-    def discard(self, where: Callable[[K, V], bool]) -> None:
-        """Forgets every entry for which ``where(key, value)`` is true."""
-        with self._lock:
-            for key in [k for k, (_, _, v) in self._items.items() if where(k, v)]:
-                self._remove(key)
-
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

@@ -18,6 +18,7 @@ from vigia.errors import VigiaError
 from vigia.evaluation.cli import app as eval_app
 from vigia.evaluation.cli import export_promptfoo, publish_gated
 from vigia.knowledge.cli import app as knowledge_app
+from vigia.operations.cli import register as register_operations
 from vigia.users.cli import user_app
 from vigia.workspaces import service as workspaces
 from vigia.worlds.cli import world_app
@@ -39,6 +40,7 @@ app.add_typer(user_app, name="user")
 app.add_typer(decide_app, name="decide")
 app.add_typer(eval_app, name="eval")
 agent_app.command("export-promptfoo")(export_promptfoo)
+register_operations(app)
 
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 WorkspaceOpt = Annotated[str, typer.Option("--workspace", help="Workspace id or name.")]
@@ -50,23 +52,32 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port.")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
 ) -> None:
-    """Serves every surface (default 127.0.0.1:8000)."""
+    """Serves every surface (default 127.0.0.1:8000).
+
+    On SIGTERM it stops accepting connections and lets requests and streams in flight
+    finish for up to ``VIGIA_SHUTDOWN_GRACE_S`` seconds (docs/operations.md).
+    """
     import uvicorn
 
-    from vigia.access_log import logging_config
     from vigia.app import create_app
     from vigia.guardrails.injection import get_detector
+    from vigia.observability import logs
+    from vigia.operations.retention import RetentionTimer
 
     settings = get_settings()
+    logs.configure(log_level)
     upgrade()
     get_detector()  # fit the injection detector now, not during the first request
+    if settings.retention_days is not None:
+        RetentionTimer(settings.retention_days).start()
     uvicorn.run(
         create_app(),
         host=host or settings.host,
         port=port or settings.port,
         log_level=log_level,
-        log_config=logging_config(),
-        timeout_graceful_shutdown=10,
+        log_config=None,  # logs.configure set up the (JSON) handler uvicorn logs through
+        access_log=False,  # the request middleware logs each request, with its id
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
     )
 
 

@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     session_ttl_hours: int = Field(default=12, ge=1)
     session_idle_minutes: int = Field(default=120, ge=1)
     cookie_secure: bool = False
+    metrics_public: bool = False
+    """``GET /metrics`` without the admin token (for a scraper on a private network)."""
+    retention_days: int | None = Field(default=None, ge=31, le=36_500)
+    """Conversations, runs and reviews idle longer than this are purged (budgets need 31)."""
+    shutdown_grace_s: int = Field(default=30, ge=1, le=3600)
+    """How long a stopping server lets requests and streams in flight finish."""
 
     @model_validator(mode="after")
     def _refuse_weak_admin_token(self) -> Settings:

@@ -3,7 +3,12 @@
 - OpenAI-compatible surface (``/v1/…`` but decisions): ``{"detail": "…"}``, 422 included.
 - Decisions (``/v1/decide``, ``/v1/systemone``): FastAPI's 422 list; others ``detail`` + ``error``.
 - Everything else: ``{"detail": …}`` with FastAPI's 422 list.
-- Paths a surface serves as pages (the console): that surface's own ``PageRenderer``.
+
+Middleware that answers before the routes (body limit, request text) renders with the same
+functions, so a refusal looks the same wherever it is decided.
+
+Paths a surface serves as pages (the console) render errors with that surface's own
+``PageRenderer`` instead.
 """
 
 from __future__ import annotations
@@ -18,8 +23,23 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from vigia.errors import VigiaError
+from vigia.observability import report
 
 DECIDE_PATHS = ("/v1/decide", "/v1/systemone")
+# The ``error`` code of a status raised outside a ``VigiaError`` (routing, body limit).
+STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid",
+    429: "rate_limited",
+}
+
 
 PageRenderer = Callable[[Request, int, Any, Mapping[str, str]], Awaitable[Response]]
 """Renders an error as a page: ``(request, status, detail, headers)``."""
@@ -35,7 +55,7 @@ def surface_of(path: str) -> str:
 
 def _location(loc: tuple[Any, ...] | list[Any]) -> str:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return ".".join(parts) or "body"
+    return ".".join(parts) or (str(loc[0]) if loc else "body")
 
 
 def validation_summary(errors: list[Any]) -> str:
@@ -57,32 +77,97 @@ def _jsonable(errors: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def error_body(path: str, status: int, detail: Any, code: str | None = None) -> dict[str, Any]:
+    """``{"detail": …}``, plus the ``error`` code on the decisions surface."""
+    body: dict[str, Any] = {"detail": detail}
+    if surface_of(path) == "decide":
+        body["error"] = code or STATUS_CODES.get(status, "error")
+    return body
+
+
+def validation_response(path: str, errors: list[Any]) -> JSONResponse:
+    """The 422 of a request that failed validation, in the surface's shape."""
+    if surface_of(path) == "openai":
+        return JSONResponse({"detail": validation_summary(errors)}, status_code=422)
+    return JSONResponse({"detail": _jsonable(errors)}, status_code=422)
+
+
 async def _vigia_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, VigiaError)
-    body: dict[str, Any] = {"detail": exc.detail}
-    if surface_of(request.url.path) == "decide":
-        body["error"] = exc.code
+    surface = surface_of(request.url.path)
+    body = error_body(request.url.path, exc.status, exc.detail, exc.code)
+    if exc.status == 429:
+        report.limit_rejected(exc.code, surface)
     return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    errors = list(exc.errors())
-    if surface_of(request.url.path) == "openai":
-        return JSONResponse({"detail": validation_summary(errors)}, status_code=422)
-    return JSONResponse({"detail": _jsonable(errors)}, status_code=422)
+    return validation_response(request.url.path, list(exc.errors()))
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    body: dict[str, Any] = {"detail": exc.detail}
-    if surface_of(request.url.path) == "decide":
-        body["error"] = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "error")
+    body = error_body(request.url.path, exc.status_code, exc.detail)
     return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+ERROR_SCHEMAS: dict[str, dict[str, Any]] = {
+    "ErrorDetail": {
+        "title": "ErrorDetail",
+        "type": "object",
+        "required": ["detail"],
+        "properties": {"detail": {"type": "string", "title": "Detail"}},
+    },
+    "DecideError": {
+        "title": "DecideError",
+        "type": "object",
+        "required": ["detail", "error"],
+        "properties": {
+            "detail": {"type": "string", "title": "Detail"},
+            "error": {"type": "string", "title": "Error"},
+        },
+    },
+}
+# What each surface answers with 422 (validation or a domain's ``Invalid``) and other 4xx.
+SURFACE_ERRORS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "openai": (_ref("ErrorDetail"), _ref("ErrorDetail")),
+    "decide": (
+        {"anyOf": [_ref("HTTPValidationError"), _ref("DecideError")]},
+        _ref("DecideError"),
+    ),
+    "default": (
+        {"anyOf": [_ref("HTTPValidationError"), _ref("ErrorDetail")]},
+        _ref("ErrorDetail"),
+    ),
+}
+
+
+def _response(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def document_errors(openapi: dict[str, Any]) -> None:
+    """Writes each surface's error shapes into an OpenAPI document, in place: its 422 (FastAPI
+    documents its own list shape only) and every other 4xx."""
+    schemas = openapi.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(ERROR_SCHEMAS)
+    for path, operations in openapi.get("paths", {}).items():
+        invalid, other = SURFACE_ERRORS[surface_of(path)]
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            if "422" in responses:
+                responses["422"] = _response("Validation Error", invalid)
+            responses.setdefault("4XX", _response("Client Error", other))
+
+
 def install(app: FastAPI, pages: Mapping[str, PageRenderer] | None = None) -> None:
-    """Registers the handlers on ``app``; ``pages`` maps a path prefix to its error pages."""
+    """Registers the handlers on ``app`` and documents the error shapes in its OpenAPI;
+    ``pages`` maps a path prefix to the renderer of its error pages."""
     renderers = dict(pages or {})
 
     def page_for(request: Request) -> PageRenderer | None:
@@ -111,3 +196,11 @@ def install(app: FastAPI, pages: Mapping[str, PageRenderer] | None = None) -> No
     app.add_exception_handler(VigiaError, vigia_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document_errors(generate())
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import make_tenant
 from tests.decide.helpers import SPEC_BODY
+from tests.stored import row_counts
 
 
 def _body(**changes: Any) -> dict[str, Any]:
@@ -64,6 +65,8 @@ INVALID = {
     "question min_confidence under 0": _body(questions={"q": _question(min_confidence=-0.1)}),
     "request min_confidence over 1": _body(min_confidence=1.01),
     "request min_confidence not a number": _body(min_confidence="alta"),
+    "request min_confidence true": _body(min_confidence=True),
+    "question min_confidence false": _body(questions={"q": _question(min_confidence=False)}),
     "unknown question field": _body(questions={"q": _question(option={"a": None})}),
     "question key too long": _body(questions={"k" * 129: _question()}),
     "example answer not an option": _body(
@@ -161,3 +164,63 @@ def test_systemone_limit_answers_422_list(
     detail = response.json()["detail"]
     assert isinstance(detail, list) and detail
     assert all({"loc", "msg", "type"} <= set(item) and item["loc"][0] == "body" for item in detail)
+
+
+SURROGATE_MSG = "String should not contain a lone surrogate (a \\ud800-\\udfff escape)"
+BINARY = '{"a": {"type": "binary", "ask": "¿Pide un reembolso?"}}'
+SURROGATE_BODIES = {
+    "decide string state": (
+        "/v1/decide",
+        f'{{"state": "hola \\ud800 mundo", "questions": {BINARY}}}',
+        ["body", "state"],
+    ),
+    "decide object key": (
+        "/v1/decide",
+        f'{{"state": {{"hola \\ud800 mundo": "x"}}, "questions": {BINARY}}}',
+        ["body", "state", "hola \\ud800 mundo"],
+    ),
+    "decide nested value": (
+        "/v1/decide",
+        f'{{"state": {{"canal": ["chat", "\\udfff"]}}, "questions": {BINARY}}}',
+        ["body", "state", "canal", 1],
+    ),
+    "systemone state": (
+        "/v1/systemone",
+        '{"state": "hola \\ud800 mundo", "questions": {"a": {"type": "noul"}}}',
+        ["body", "state"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(SURROGATE_BODIES))
+def test_lone_surrogate_answers_422_list_and_stores_nothing(
+    case: str, client: TestClient, headers: dict[str, str]
+) -> None:
+    path, raw, loc = SURROGATE_BODIES[case]
+    before = row_counts()
+    response = client.post(
+        path, content=raw.encode(), headers={**headers, "Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": [{"loc": loc, "msg": SURROGATE_MSG, "type": "string_unicode"}]
+    }
+    assert row_counts() == before
+
+
+@pytest.mark.parametrize("path", ["/v1/decide", "/v1/systemone"])
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+def test_oversized_body_is_413_with_detail_and_error(
+    path: str, chunked: bool, client: TestClient, headers: dict[str, str]
+) -> None:
+    raw = b'{"state": "' + b"x" * (3 * 1024 * 1024) + b'"}'
+    content = iter([raw[i : i + 65536] for i in range(0, len(raw), 65536)]) if chunked else raw
+    response = client.post(
+        path, content=content, headers={**headers, "Content-Type": "application/json"}
+    )
+    assert ("content-length" in response.request.headers) is not chunked
+    assert response.status_code == 413
+    assert response.json() == {
+        "detail": "request body larger than 2097152 bytes",
+        "error": "too_large",
+    }

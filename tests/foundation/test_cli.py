@@ -16,7 +16,7 @@ def vigia(*args: str, stdin: str | None = None) -> dict[str, object]:
         capture_output=True,
         text=True,
         env=os.environ.copy(),
-        timeout=60,
+        timeout=300,
         check=False,
     )
     assert out.returncode == 0, out.stderr + out.stdout
@@ -84,7 +84,7 @@ def test_errors_are_json_with_exit_code_1(args: tuple[str, ...]) -> None:
         [sys.executable, "-m", "vigia.cli", *args, "--json"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,
         check=False,
     )
     assert out.returncode == 1

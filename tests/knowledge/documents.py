@@ -7,6 +7,7 @@ import io
 
 import docx
 from fpdf import FPDF
+from fpdf.enums import EncryptionMethod
 
 POLICY_PAGES: list[list[tuple[str, str]]] = [
     [
@@ -69,12 +70,18 @@ POLICY_PAGES: list[list[tuple[str, str]]] = [
 
 
 def policy_pdf(
-    pages: list[list[tuple[str, str]]] | None = None, *, password: str | None = None
+    pages: list[list[tuple[str, str]]] | None = None,
+    *,
+    password: str | None = None,
+    method: EncryptionMethod = EncryptionMethod.RC4,
 ) -> bytes:
-    """A multi-page policy: clauses as bold lines, paragraphs as wrapped text."""
+    """A multi-page policy: clauses as bold lines, paragraphs as wrapped text; encrypted with
+    ``method`` when a ``password`` is given (``""``: opens without one, as "no copying")."""
     pdf = FPDF()
-    if password:
-        pdf.set_encryption(owner_password="owner-" + password, user_password=password)
+    if password is not None:
+        pdf.set_encryption(
+            owner_password="owner-" + password, user_password=password, encryption_method=method
+        )
     for page in pages or POLICY_PAGES:
         pdf.add_page()
         for kind, text in page:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from fpdf.enums import EncryptionMethod
 
 from tests.conftest import Tenant
 from tests.errors import assert_error
@@ -163,7 +164,13 @@ def test_delete_knowledge_base_removes_everything(
     ("name", "data", "status", "why"),
     [
         ("planilla.xlsx", b"PK\x03\x04 hoja", 415, "unsupported document type '.xlsx'"),
-        ("secreta.pdf", policy_pdf(password="clave-1234"), 422, "this PDF is encrypted"),
+        ("secreta.pdf", policy_pdf(password="clave-1234"), 422, "this PDF is protected"),
+        (
+            "aes.pdf",
+            policy_pdf(password="clave-1234", method=EncryptionMethod.AES_256),
+            422,
+            "this PDF is protected",
+        ),
         ("rota.pdf", b"%PDF-1.4 nada mas", 422, "this file is not a readable PDF"),
         ("falsa.docx", b"no es un zip", 422, "this file is not a readable DOCX"),
         ("vacio.md", b"\n\n", 422, "no text could be extracted from this document"),
@@ -184,6 +191,40 @@ def test_bad_files_are_refused_and_change_nothing(
     assert got == status, body
     assert set(body) == {"detail"} and body["detail"].startswith(why)
     assert stored_counts() == before
+
+
+def test_control_characters_in_name_or_url_are_422(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    before = stored_counts()
+    # Written by hand: clients escape a NUL in a multipart file name, a raw one gets through.
+    raw = (
+        b'--b\r\nContent-Disposition: form-data; name="file"; filename="a\x00b.md"\r\n'
+        b"Content-Type: text/markdown\r\n\r\n# Hola\r\n--b--\r\n"
+    )
+    response = client.post(
+        f"{kb_url}/documents",
+        content=raw,
+        headers={**admin_headers, "Content-Type": "multipart/form-data; boundary=b"},
+    )
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": "document names must not contain control characters (newline, tab…)"
+    }
+    status, body = _upload(
+        client, admin_headers, kb_url, "notas.md", NOTES_MD.encode(), url="https://x.example/\x00"
+    )
+    assert status == 422 and body["detail"].startswith("url must be an http(s) address")
+    assert stored_counts() == before
+
+
+def test_pdf_encrypted_with_an_empty_password_is_indexed(
+    client: TestClient, admin_headers: dict[str, str], kb_url: str
+) -> None:
+    data = policy_pdf(password="", method=EncryptionMethod.AES_256)
+    status, body = _upload(client, admin_headers, kb_url, "sin-copia.pdf", data, PDF)
+    assert status == 201, body
+    assert (body["pages"], body["media_type"]) == (4, PDF) and body["chunks"] > 0
 
 
 def test_too_large_is_413(

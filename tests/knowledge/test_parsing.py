@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from fpdf.enums import EncryptionMethod
+from pypdf import PdfReader
+from pypdf.errors import DependencyError
 
 from tests.knowledge.documents import HELP_HTML, NOTES_MD, faq_docx, policy_pdf
 from vigia.errors import Invalid, UnsupportedMedia
 from vigia.knowledge.chunking import MAX_CHARS, chunk_blocks
 from vigia.knowledge.parsers import Block, parse_document
 from vigia.knowledge.parsers.headings import line_heading
+
+CIPHERS = [EncryptionMethod.RC4, EncryptionMethod.AES_128, EncryptionMethod.AES_256]
 
 
 def _find(blocks: list[Block], words: str) -> Block:
@@ -37,10 +42,29 @@ def test_pdf_wrapped_lines_join_into_one_paragraph() -> None:
     assert "robo, con deducción de la franquicia pactada." in block.text
 
 
-def test_encrypted_pdf_is_refused() -> None:
+@pytest.mark.parametrize("method", CIPHERS, ids=lambda m: m.name)
+def test_pdf_that_needs_a_password_is_refused(method: EncryptionMethod) -> None:
     with pytest.raises(Invalid) as caught:
-        parse_document("secreta.pdf", policy_pdf(password="clave-1234"))
-    assert caught.value.status == 422 and "encrypted" in caught.value.detail
+        parse_document("secreta.pdf", policy_pdf(password="clave-1234", method=method))
+    assert (caught.value.status, caught.value.code) == (422, "encrypted_document")
+    assert caught.value.detail == "this PDF is protected by a password: upload a copy without one"
+
+
+@pytest.mark.parametrize("method", CIPHERS, ids=lambda m: m.name)
+def test_pdf_encrypted_with_an_empty_password_is_read(method: EncryptionMethod) -> None:
+    parsed = parse_document("sin-copia.pdf", policy_pdf(password="", method=method))
+    assert parsed.pages == 4
+    assert _find(parsed.blocks, "monto fijo").page == 2
+
+
+def test_pdf_whose_cipher_cannot_be_loaded_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing_cipher(self: PdfReader, password: str) -> None:
+        raise DependencyError("cryptography is required for AES algorithm")
+
+    monkeypatch.setattr(PdfReader, "decrypt", missing_cipher)
+    with pytest.raises(Invalid) as caught:
+        parse_document("aes.pdf", policy_pdf(password="", method=EncryptionMethod.AES_256))
+    assert (caught.value.status, caught.value.code) == (422, "encrypted_document")
 
 
 def test_broken_pdf_is_refused() -> None:

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from vigia.fields import Integer, Number
 from vigia.wire_types import Timestamp
 
 
@@ -14,7 +15,7 @@ class WorkspaceCreate(BaseModel):
 
 
 class BudgetUpdate(BaseModel):
-    budget_usd: float | None = Field(default=None, ge=0, le=1_000_000_000)
+    budget_usd: Number | None = Field(default=None, ge=0, le=1_000_000_000)
     action: Literal["pause", "alert"] = "pause"
 
 
@@ -29,7 +30,7 @@ class KeyCreate(BaseModel):
     agent: str | None = Field(default=None, max_length=64, description="slug: a channel key")
     env: Literal["production", "draft"] = "production"
     scopes: list[Scope] = Field(default_factory=_chat_only, min_length=1, max_length=3)
-    rpm: int | None = Field(default=None, ge=1, le=10_000)
+    rpm: Integer | None = Field(default=None, ge=1, le=10_000)
     name: str = Field(default="", max_length=64)
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
+from vigia.fields import Integer
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.llm.settings import ModelSettings
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+# A knowledge base named by its id or its name (at most 120 characters).
+KnowledgeBaseRef = Annotated[str, StringConstraints(max_length=120)]
 
 DEFAULT_NO_ANSWER = {
     "es": "No encontré información sobre eso. ¿Podés reformular la pregunta?",
@@ -52,11 +55,11 @@ class AgentConfig(BaseModel):
     name: str = Field(default="", max_length=120)
     instructions: str = Field(default="", max_length=40_000)
     model: ModelSettings = Field(default_factory=ModelSettings)
-    memory_turns: int = Field(default=10, ge=0, le=100)
+    memory_turns: Integer = Field(default=10, ge=0, le=100)
     replies: Replies = Field(default_factory=Replies)
     guardrails: GuardrailsConfig = Field(default_factory=GuardrailsConfig)
-    knowledge_bases: list[str] = Field(default_factory=list, max_length=20)
-    top_k: int = Field(default=5, ge=1, le=20)
+    knowledge_bases: list[KnowledgeBaseRef] = Field(default_factory=list, max_length=20)
+    top_k: Integer = Field(default=5, ge=1, le=20)
     language: Literal["es", "pt", "en"] = "es"
 
 
@@ -66,11 +69,11 @@ class AgentPatch(BaseModel):
     name: str | None = Field(default=None, max_length=120)
     instructions: str | None = Field(default=None, max_length=40_000)
     model: ModelSettings | None = None
-    memory_turns: int | None = Field(default=None, ge=0, le=100)
+    memory_turns: Integer | None = Field(default=None, ge=0, le=100)
     replies: Replies | None = None
     guardrails: GuardrailsConfig | None = None
-    knowledge_bases: list[str] | None = Field(default=None, max_length=20)
-    top_k: int | None = Field(default=None, ge=1, le=20)
+    knowledge_bases: list[KnowledgeBaseRef] | None = Field(default=None, max_length=20)
+    top_k: Integer | None = Field(default=None, ge=1, le=20)
     language: Literal["es", "pt", "en"] | None = None
 
 

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from starlette.datastructures import FormData
 
 from vigia.agents.schemas import AgentConfig, AgentPatch
-from vigia.console.responses import text
+from vigia.console.responses import number, text
 
 GUARDRAILS = ("injection", "length", "topics", "grounding", "personal_data")
 MODES = ("block", "log", "off")
@@ -36,11 +36,6 @@ def topics_text(config: AgentConfig) -> str:
     )
 
 
-def _number(form: FormData, name: str) -> str | None:
-    value = text(form, name).strip()
-    return value or None
-
-
 def patch_from(form: FormData) -> AgentPatch:
     """The draft edit the form describes; raises ``ValidationError`` for bad values."""
     model = {
@@ -48,12 +43,12 @@ def patch_from(form: FormData) -> AgentPatch:
         "name": text(form, "model_name").strip() or "embedded",
         "base_url": text(form, "model_base_url").strip() or None,
         "api_key_env": text(form, "model_api_key_env").strip() or None,
-        "temperature": _number(form, "model_temperature") or 0.2,
-        "max_tokens": _number(form, "model_max_tokens") or 800,
+        "temperature": number(form, "model_temperature", float) or 0.2,
+        "max_tokens": number(form, "model_max_tokens") or 800,
     }
     guardrails: dict[str, Any] = {g: text(form, f"guardrail_{g}", "block") for g in GUARDRAILS}
     guardrails.update(
-        max_message_chars=_number(form, "max_message_chars") or 4000,
+        max_message_chars=number(form, "max_message_chars") or 4000,
         grounding_judge=text(form, "grounding_judge", "embedded"),
         blocked_topics=blocked_topics(text(form, "blocked_topics")),
     )
@@ -62,8 +57,8 @@ def patch_from(form: FormData) -> AgentPatch:
             "name": text(form, "name"),
             "instructions": text(form, "instructions"),
             "language": text(form, "language", "es"),
-            "memory_turns": _number(form, "memory_turns"),
-            "top_k": _number(form, "top_k"),
+            "memory_turns": number(form, "memory_turns"),
+            "top_k": number(form, "top_k"),
             "model": model,
             "guardrails": guardrails,
             "replies": {r: text(form, f"reply_{r}") for r in REPLIES},

@@ -13,7 +13,7 @@ from vigia.agents import service as agents
 from vigia.console.access import Access, Configurer, Reader
 from vigia.console.agent_form import problems
 from vigia.console.rendering import page
-from vigia.console.responses import Checked, Form, see_other, text
+from vigia.console.responses import Checked, Form, number, see_other, text
 from vigia.deps import Db
 from vigia.errors import VigiaError
 from vigia.workspaces import service as workspaces
@@ -66,7 +66,7 @@ def create_key(request: Request, access: Configurer, db: Db, form: Form) -> Resp
                 "agent": text(form, "agent") or None,
                 "env": text(form, "env", "production"),
                 "scopes": [s for s in form.getlist("scopes") if isinstance(s, str)],
-                "rpm": text(form, "rpm").strip() or None,
+                "rpm": number(form, "rpm"),
                 "name": text(form, "name").strip(),
             }
         )

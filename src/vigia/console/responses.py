@@ -31,3 +31,17 @@ def text(form: FormData, name: str, default: str = "") -> str:
     """A text field of ``form`` (files and missing fields give ``default``)."""
     value = form.get(name)
     return value if isinstance(value, str) else default
+
+
+def number(
+    form: FormData, name: str, kind: type[int] | type[float] = int
+) -> int | float | str | None:
+    """A numeric field as a number (the models take JSON numbers only); text that is no
+    number stays text, so validation names the field."""
+    value = text(form, name).strip()
+    if not value:
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        return value

@@ -12,7 +12,10 @@ from vigia.db.base import Base, created_column, id_column, utcnow
 
 class Conversation(Base):
     __tablename__ = "conversations"
-    __table_args__ = (Index("ix_conversations_workspace", "workspace_id"),)
+    __table_args__ = (
+        Index("ix_conversations_workspace", "workspace_id"),
+        Index("ix_conversations_created", "created_at"),
+    )
 
     id: Mapped[str] = id_column()
     workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))

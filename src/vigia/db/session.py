@@ -12,6 +12,7 @@ from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from vigia.config import get_settings
+from vigia.observability.metrics import instrument_pool
 from vigia.private_files import private_dir, private_file, tighten
 
 
@@ -52,10 +53,12 @@ def make_engine(url: str) -> Engine:
             max_overflow=20,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    else:
+        if url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    instrument_pool(engine)
+    return engine
 
 
 @lru_cache(maxsize=4)

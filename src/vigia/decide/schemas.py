@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from vigia.fields import Number
+
 MAX_ASK_CHARS = 2_000
 MAX_STATE_CHARS = 32_000
 MAX_QUESTIONS = 64
@@ -71,7 +73,7 @@ class Question(BaseModel):
     ask: str = Field(min_length=1, max_length=MAX_ASK_CHARS)
     options: dict[str, str | None] | None = None
     levels: list[str] | None = None
-    min_confidence: float | None = Field(default=None, ge=0, le=1)
+    min_confidence: Number | None = Field(default=None, ge=0, le=1)
     examples: list[Example] | None = Field(default=None, max_length=MAX_EXAMPLES)
 
     @model_validator(mode="after")
@@ -138,7 +140,7 @@ class DecideRequest(BaseModel):
 
     state: State
     questions: dict[str, Question]
-    min_confidence: float | None = Field(default=None, ge=0, le=1)
+    min_confidence: Number | None = Field(default=None, ge=0, le=1)
 
     @field_validator("state")
     @classmethod

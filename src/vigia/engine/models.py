@@ -13,7 +13,11 @@ from vigia.db.base import Base, created_column, id_column
 
 class Run(Base):
     __tablename__ = "runs"
-    __table_args__ = (Index("ix_runs_workspace_created", "workspace_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_runs_workspace_created", "workspace_id", "created_at"),
+        Index("ix_runs_conversation", "conversation_id"),
+        Index("ix_runs_created", "created_at"),
+    )
 
     id: Mapped[str] = id_column()
     workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
@@ -32,6 +36,8 @@ class Run(Base):
     streamed: Mapped[bool] = mapped_column(default=False)
     duration_ms: Mapped[float] = mapped_column(default=0.0)
     error: Mapped[str | None] = mapped_column(Text, default=None)
+    trace_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    """The OpenTelemetry trace the run was served in (None while tracing is off)."""
     created_at: Mapped[datetime] = created_column()
 
 

@@ -27,6 +27,7 @@ from vigia.engine.stages.retrieval import retrieve
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import EarlyAnswer, Turn, TurnRequest
 from vigia.errors import NotFound, UpstreamError
+from vigia.observability import context as observed
 from vigia.workspaces.limits import budget_row
 
 AgentLocator = Callable[[Session], AgentRow | None]
@@ -53,6 +54,7 @@ def _open_turn(
     else:
         conversation_id, new = new_id(), True
     turn = Turn(request, new_id(), resolved.config, resolved.version, conversation_id, new)
+    observed.bind(workspace=workspace.id, agent=agent.id, run_id=turn.run_id)
     return turn, workspace
 
 

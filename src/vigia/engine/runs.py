@@ -34,6 +34,7 @@ def run_view(session: Session, run_id: str, workspace_id: str | None = None) -> 
         budget_alert=run.budget_alert,
         duration_ms=run.duration_ms,
         error=run.error,
+        trace_id=run.trace_id,
         created_at=run.created_at,
         stages=[RunStageOut.model_validate(s) for s in stages],
     )

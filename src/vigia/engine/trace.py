@@ -1,7 +1,9 @@
 """Run traces: each stage with its start, duration, outcome and detail.
 
 ``Trace.run`` wraps a stage: it times the call and records what the stage's typed outcome
-says about itself, so stages never touch the trace.
+says about itself, so stages never touch the trace. ``Trace.add`` is the one place every
+finished record passes through: it reports the stage to the metrics and, while tracing,
+as a span; the trace keeps the OpenTelemetry trace id it started in.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from datetime import datetime
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from vigia.db.base import utcnow
+from vigia.observability import report, tracing
 
 
 class Outcome(Protocol):
@@ -43,6 +46,7 @@ class Trace:
 
     def __init__(self) -> None:
         self.stages: list[StageRecord] = []
+        self.trace_id: str | None = tracing.current_trace_id()
 
     def run(
         self, name: str, stage: Callable[P, StageOutcome], *args: P.args, **kwargs: P.kwargs
@@ -70,5 +74,10 @@ class Trace:
             self.add(record)
 
     def add(self, record: StageRecord) -> None:
-        if record not in self.stages:
-            self.stages.append(record)
+        """Appends a finished record (once) and reports it."""
+        if any(kept is record for kept in self.stages):
+            return
+        self.stages.append(record)
+        report.stage_finished(
+            record.name, record.started_at, record.duration_ms, record.outcome, record.detail
+        )

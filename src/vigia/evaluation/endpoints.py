@@ -81,7 +81,12 @@ def run_cases(workspace: str, slug: str, body: EvalRunIn, _: Admin) -> EvalRunOu
 @router.get(
     "/promptfoo",
     response_class=Response,
-    responses={200: {"content": {YAML: {}}, "description": "promptfooconfig.yaml"}},
+    responses={
+        200: {
+            "content": {YAML: {"schema": {"type": "string", "format": "yaml"}}},
+            "description": "promptfooconfig.yaml",
+        }
+    },
 )
 def export_promptfoo(
     workspace: str,

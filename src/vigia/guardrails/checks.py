@@ -20,6 +20,7 @@ from vigia.guardrails.pii import find_personal_data
 from vigia.guardrails.topics import find_topics
 from vigia.guardrails.verdict import Verdict
 from vigia.llm.settings import ModelSettings
+from vigia.observability import report
 
 
 class GuardedAgent(Protocol):
@@ -40,7 +41,9 @@ def verdict(
     reason: str = "",
     detail: dict[str, object] | None = None,
 ) -> Verdict:
-    """A verdict for check ``name`` run in ``mode``."""
+    """A verdict for check ``name`` run in ``mode`` (a fired one is counted)."""
+    if fired:
+        report.guardrail_fired(name, mode)
     return Verdict(
         name=name,
         passed=not fired,

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vigia.fields import Integer
+
 Mode = Literal["block", "log", "off"]
 
 
@@ -27,7 +29,7 @@ class GuardrailsConfig(BaseModel):
 
     injection: Mode = "block"
     length: Mode = "block"
-    max_message_chars: int = Field(default=4000, ge=1, le=100_000)
+    max_message_chars: Integer = Field(default=4000, ge=1, le=100_000)
     topics: Mode = "block"
     blocked_topics: list[BlockedTopic] = Field(default_factory=list, max_length=50)
     grounding: Mode = "block"

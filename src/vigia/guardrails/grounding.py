@@ -145,11 +145,6 @@ def is_claim(sentence: str, index: SupportIndex) -> bool:
     return len(meaningful) >= 2 or bool(numbers_in(text))
 
 
-def assess(sentence: str, index: SupportIndex) -> ClaimSupport:
-    """Supported, unsupported or uncertain, with the evidence's score (0–1)."""
-    return assess_many([sentence], index)[0]
-
-
 def assess_many(claims: list[str], index: SupportIndex) -> list[ClaimSupport]:
     """Assesses several sentences, embedding the ones that need it in one batch."""
     results: list[ClaimSupport | None] = []

@@ -16,6 +16,3 @@ class Verdict:
     severity: str = "leve"
     reason: str = ""
     detail: dict[str, Any] = field(default_factory=dict)
-
-
-PASS = Verdict(name="none")

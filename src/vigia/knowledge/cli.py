@@ -6,12 +6,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from sqlalchemy.orm import Session
 
 from vigia.agents.service import get_agent
 from vigia.cli_output import emit, fail, in_session
+from vigia.cli_progress import progress
 from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
 from vigia.errors import Invalid, TooLarge, VigiaError
@@ -53,30 +52,15 @@ def add(
     A document with the same file name as one already there replaces it. All files are
     added in one transaction: if one fails, none is added.
     """
-    console = Console(stderr=True)
     added: list[dict[str, Any]] = []
     try:
         upgrade()
-        with (
-            session_scope() as session,
-            Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=console,
-                transient=as_json,
-            ) as progress,
-        ):
+        with session_scope() as session, progress(transient=as_json) as steps:
             ws = find_workspace(session, workspace)
             kb = service.agent_knowledge_base(session, ws, get_agent(session, ws.id, agent))
             for path in files:
-                task = progress.add_task(path.name, total=None)
-
-                def report(done: int, total: int, task: Any = task) -> None:
-                    progress.update(task, completed=done, total=total)
-
                 upload = service.add_document(
-                    session, kb, path.name, _read(path), url=url, progress=report
+                    session, kb, path.name, _read(path), url=url, progress=steps.step(path.name)
                 )
                 doc = upload.document
                 added.append({"id": doc.id, "name": doc.name, "chunks": doc.chunk_count})

@@ -6,6 +6,7 @@ from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vigia.fields import Integer
 from vigia.knowledge.models import KnowledgeBase, KnowledgeDocument
 from vigia.llm.protocol import Passage
 from vigia.wire_types import Timestamp
@@ -23,7 +24,7 @@ class KnowledgeBaseCreate(BaseModel):
 
 class SearchRequest(BaseModel):
     query: str = Field(min_length=1, max_length=4000)
-    top_k: int = Field(default=5, ge=1, le=50)
+    top_k: Integer = Field(default=5, ge=1, le=50)
     mode: Literal["hybrid", "lexical", "dense"] = "hybrid"
 
 

@@ -7,6 +7,7 @@ Parsing and embedding come before the first write, so a bad file changes nothing
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -20,10 +21,12 @@ from vigia.agents.service import Agent, update_draft
 from vigia.db.base import utcnow
 from vigia.embeddings import Vectors
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge
+from vigia.fields import has_control_characters
 from vigia.knowledge.chunking import Chunk, chunk_blocks
 from vigia.knowledge.embedding import BATCH, DEFAULT_EMBEDDER, EMBEDDERS, embedder_for
 from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
 from vigia.knowledge.parsers import document_kind, parse_document
+from vigia.observability import report
 from vigia.search import Entry, index_for
 from vigia.workspaces.service import Workspace
 
@@ -167,6 +170,8 @@ def document_name(name: str) -> str:
         raise Invalid("the document needs a file name")
     if len(base) > MAX_NAME_CHARS:
         raise Invalid(f"document names may have at most {MAX_NAME_CHARS} characters")
+    if has_control_characters(base):
+        raise Invalid("document names must not contain control characters (newline, tab…)")
     return base
 
 
@@ -174,7 +179,11 @@ def _checked_url(url: str | None) -> str | None:
     if url is None or not url.strip():
         return None
     url = url.strip()
-    if len(url) > MAX_URL_CHARS or not url.lower().startswith(("http://", "https://")):
+    if (
+        len(url) > MAX_URL_CHARS
+        or not url.lower().startswith(("http://", "https://"))
+        or has_control_characters(url)
+    ):
         raise Invalid(f"url must be an http(s) address of at most {MAX_URL_CHARS} characters")
     return url
 
@@ -197,6 +206,7 @@ def add_document(
     progress: Progress | None = None,
 ) -> Upload:
     """Parses, chunks, embeds and indexes a document; one of the same name is replaced."""
+    started = time.perf_counter()
     name = document_name(name)
     document_kind(name, media_type)
     if len(data) > MAX_DOCUMENT_BYTES:
@@ -246,6 +256,7 @@ def add_document(
     index_for(session).add(session, collection_of(kb.id), entries)
     kb.updated_at = utcnow()
     session.flush()
+    report.knowledge_indexed(len(chunks), time.perf_counter() - started)
     return Upload(doc, replaced)
 
 

@@ -22,8 +22,6 @@ from vigia.llm.prompt import chat_messages
 from vigia.llm.protocol import ModelEvent, ModelRequest, TextChunk, Usage
 from vigia.llm.tokens import count_tokens
 
-MAX_ERROR_BODY = 64 * 1024
-
 
 class UpstreamStatus(Exception):
     def __init__(self, status: int) -> None:

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from vigia.fields import Integer, Number
+
 
 class ModelSettings(BaseModel):
     """The embedded default, or an OpenAI-compatible upstream by base URL and key variable."""
@@ -18,5 +20,5 @@ class ModelSettings(BaseModel):
         max_length=128,
         description="Name of the environment variable that holds the upstream key.",
     )
-    temperature: float = Field(default=0.2, ge=0, le=2)
-    max_tokens: int = Field(default=800, ge=1, le=32_000)
+    temperature: Number = Field(default=0.2, ge=0, le=2)
+    max_tokens: Integer = Field(default=800, ge=1, le=32_000)

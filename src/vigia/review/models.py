@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from vigia.db.base import Base, created_column, id_column
@@ -17,6 +17,8 @@ class OutputReview(Base):
     __tablename__ = "output_reviews"
     __table_args__ = (
         UniqueConstraint("agent_id", "turn_key", "attempt", name="uq_output_reviews_turn"),
+        Index("ix_output_reviews_conversation", "conversation_id"),
+        Index("ix_output_reviews_created", "created_at"),
     )
 
     id: Mapped[str] = id_column()

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vigia.fields import Integer
+
 Verdict = Literal["approved", "rejected", "uncertain"]
 Action = Literal["send", "retry", "send_with_tag", "hold"]
 Severity = Literal["leve", "grave"]
@@ -17,7 +19,7 @@ class ReviewRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     turnKey: str = Field(min_length=1, max_length=128)
-    attempt: Literal[1, 2]
+    attempt: Integer = Field(ge=1, le=2)
     message: str = Field(max_length=4_000)
     reply: str = Field(min_length=1, max_length=8_000)
     instructions: str | None = Field(default=None, max_length=40_000)

@@ -15,6 +15,7 @@ from vigia.cache import LRUCache
 from vigia.config import get_settings
 from vigia.db.session import session_scope
 from vigia.errors import Forbidden, RateLimited, Unauthorized
+from vigia.observability import context as observed
 from vigia.workspaces.keys import hash_key
 from vigia.workspaces.models import ApiKey
 from vigia.workspaces.ratelimit import MemoryRateLimiter, get_rate_limiter, retry_after_header
@@ -157,11 +158,13 @@ def require_scope(scope: str) -> Callable[[Request], Awaitable[KeyContext]]:
         limiter = get_rate_limiter()
         revocations = get_revocations()
         if not (revocations.in_process and isinstance(limiter, MemoryRateLimiter)):
-            return await run_in_threadpool(_authorize, raw, scope)
-        key = get_key_cache().get(raw, revocations.read()) if raw else None
-        if key is None:
-            key = await run_in_threadpool(authenticate, raw)
+            admitted = await run_in_threadpool(_authorize, raw, scope)
+            observed.bind(workspace=admitted.workspace_id, agent=admitted.agent_id)
+            return admitted
+        cached = get_key_cache().get(raw, revocations.read()) if raw else None
+        key = cached if cached is not None else await run_in_threadpool(authenticate, raw)
         _check_scope(key, scope)
+        observed.bind(workspace=key.workspace_id, agent=key.agent_id)
         return _admit(key, limiter.acquire(f"key:{key.key_id}", key.rpm))
 
     return dependency

@@ -15,6 +15,7 @@ from vigia.worlds.models import World, WorldFile
 WORLD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 MAX_SCOPE_PATHS = 20
 MAX_SCOPE_PATH_LENGTH = 512
+MAX_NAME_BYTES = 255  # what a file system allows for one file or folder name (NAME_MAX)
 
 
 def add_world(session: Session, world_id: str, path: str | Path) -> World:
@@ -45,7 +46,8 @@ def list_worlds(session: Session) -> list[World]:
 
 
 def normalise_scope_path(raw: str) -> str:
-    """A relative POSIX path without ``.``/``..``, or 422 for anything malformed."""
+    """A relative POSIX path without ``.``/``..``, whose parts a file system can name; 422 for
+    anything malformed."""
     if not isinstance(raw, str) or not raw.strip():
         raise Invalid("scope path must be a non-empty string")
     if len(raw) > MAX_SCOPE_PATH_LENGTH:
@@ -58,6 +60,8 @@ def normalise_scope_path(raw: str) -> str:
         raise Invalid(f"scope path {raw!r} must not contain '..'")
     if not parts:
         raise Invalid(f"scope path {raw!r} names no folder")
+    if any(len(p.encode("utf-8")) > MAX_NAME_BYTES for p in parts):
+        raise Invalid(f"each part of a path is limited to {MAX_NAME_BYTES} bytes")
     return posixpath.join(*parts)
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from vigia.db.session import session_scope
 from vigia.deps import Db
 from vigia.errors import Unauthorized, VigiaError
+from vigia.fields import RowId
 from vigia.session_cookie import clear_session_cookie, set_session_cookie
 from vigia.sse import event_stream_response, sse_line
 from vigia.users import service as users
@@ -22,6 +23,7 @@ from vigia.worlds.chat import prepare, run_lens, turn_events
 from vigia.worlds.models import WorldConversation
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
+    MAX_SCOPE_PATHS,
     VERSION_PATTERN,
     AnswerEvent,
     ChatEnvelope,
@@ -44,6 +46,7 @@ from vigia.worlds.schemas import (
     QARequest,
     RenameOut,
     RenameRequest,
+    ScopePath,
     ShareOut,
     ShareRequest,
     StreamEvent,
@@ -104,9 +107,9 @@ def chat_stream(
     session: Db,
     message: Annotated[str, Query(min_length=1, max_length=MAX_MESSAGE)],
     version: Annotated[str, Query(pattern=VERSION_PATTERN)] = "v1",
-    conversation_id: Annotated[int | None, Query(ge=1)] = None,
+    conversation_id: RowId | None = None,
     knowledge: bool = False,
-    scope_paths: Annotated[list[str] | None, Query(max_length=20)] = None,
+    scope_paths: Annotated[list[ScopePath] | None, Query(max_length=MAX_SCOPE_PATHS)] = None,
     personal: bool = False,
 ) -> StreamingResponse:
     body = ChatRequest(
@@ -161,7 +164,7 @@ def list_conversations(user: CurrentUser, session: Db) -> ConversationList:
 @router.get(
     "/conversations/{cid}", response_model=ConversationDetail, response_model_exclude_none=True
 )
-def get_conversation(cid: int, user: CurrentUser, session: Db) -> ConversationDetail:
+def get_conversation(cid: RowId, user: CurrentUser, session: Db) -> ConversationDetail:
     conversation = conversations.visible(session, user, cid)
     meta = ConversationMeta.model_validate(_summary(session, conversation), from_attributes=True)
     messages = [
@@ -172,32 +175,34 @@ def get_conversation(cid: int, user: CurrentUser, session: Db) -> ConversationDe
 
 
 @router.patch("/conversations/{cid}", response_model=RenameOut)
-def rename_conversation(cid: int, body: RenameRequest, user: CurrentUser, session: Db) -> RenameOut:
+def rename_conversation(
+    cid: RowId, body: RenameRequest, user: CurrentUser, session: Db
+) -> RenameOut:
     conversation = conversations.rename(session, user, cid, body.title)
     return RenameOut(id=conversation.id, title=conversation.title)
 
 
 @router.post("/conversations/{cid}/pin", response_model=PinOut)
 def pin_conversation(
-    cid: int, user: CurrentUser, session: Db, body: PinRequest | None = None
+    cid: RowId, user: CurrentUser, session: Db, body: PinRequest | None = None
 ) -> PinOut:
     conversation = conversations.pin(session, user, cid, (body or PinRequest()).pinned)
     return PinOut(id=conversation.id, pinned=conversation.pinned)
 
 
 @router.delete("/conversations/{cid}", response_model=OkOut)
-def delete_conversation(cid: int, user: CurrentUser, session: Db) -> OkOut:
+def delete_conversation(cid: RowId, user: CurrentUser, session: Db) -> OkOut:
     return OkOut(id=conversations.delete(session, user, cid))
 
 
 @router.post("/conversations/{cid}/share", response_model=ShareOut)
-def share_conversation(cid: int, body: ShareRequest, user: CurrentUser, session: Db) -> ShareOut:
+def share_conversation(cid: RowId, body: ShareRequest, user: CurrentUser, session: Db) -> ShareOut:
     wrapper = conversations.share(session, user, cid, body.username)
     return ShareOut(id=cid, shared_with=body.username, share_id=wrapper.id)
 
 
 @router.delete("/conversations/{cid}/share/{username}", response_model=OkOut)
-def unshare_conversation(cid: int, username: str, user: CurrentUser, session: Db) -> OkOut:
+def unshare_conversation(cid: RowId, username: str, user: CurrentUser, session: Db) -> OkOut:
     conversations.unshare(session, user, cid, username)
     return OkOut(id=cid)
 

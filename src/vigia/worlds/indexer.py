@@ -17,6 +17,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from vigia.db.base import utcnow
+from vigia.observability import report
 from vigia.worlds.chunking import chunk_lines
 from vigia.worlds.classify import COPYBOOK_EXTENSIONS, classify, is_probably_text
 from vigia.worlds.cobol.extract import extract_cobol
@@ -244,6 +245,7 @@ def index_world(session: Session, world: World, progress: Progress | None = None
     )
     world.files, world.lines, world.indexed_at = len(totals), int(sum(totals)), utcnow()
     session.flush()
+    report.world_indexed(world.id, len(todo), time.perf_counter() - started)
     return IndexReport(
         world.id,
         world.files,

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
-from vigia.errors import Invalid, NotFound, TooLarge, UnsupportedMedia
-from vigia.private_files import private_dir, write_private
+from vigia.errors import Conflict, Invalid, NotFound, TooLarge, UnsupportedMedia
+from vigia.fields import has_control_characters
+from vigia.private_files import private_dir
 from vigia.users.service import User
 from vigia.worlds.catalog import normalise_scope_path
 from vigia.worlds.models import PersonalFile
@@ -22,6 +24,7 @@ from vigia.worlds.search import line_score
 MAX_FILE_BYTES = 1024 * 1024
 MAX_FILES = 200
 MAX_HITS = 8
+MAX_PATH_CHARS = 255
 
 
 def user_root(user: User) -> Path:
@@ -39,9 +42,7 @@ def _target(user: User, rel_path: str) -> Path:
 
 def upload(session: Session, user: User, name: str, data: bytes) -> PersonalFile:
     """Stores a UTF-8 text file for ``user`` (replacing one of the same name)."""
-    rel_path = normalise_scope_path(name)
-    if len(rel_path) > 255:
-        raise Invalid("file name longer than 255 characters")
+    rel_path = _checked_name(name)
     if len(data) > MAX_FILE_BYTES:
         raise TooLarge(f"personal files are limited to {MAX_FILE_BYTES} bytes")
     try:
@@ -61,14 +62,46 @@ def upload(session: Session, user: User, name: str, data: bytes) -> PersonalFile
             raise Invalid(f"at most {MAX_FILES} personal files")
         record = PersonalFile(user_id=user.id, rel_path=rel_path, size=0, sha256="")
         session.add(record)
-    target = _target(user, rel_path)
-    private_dir(target.parent)
-    temporary = target.with_name(target.name + ".uploading")
-    write_private(temporary, data)
-    os.replace(temporary, target)
+    _write(user, rel_path, data)
     record.size, record.sha256 = len(data), hashlib.sha256(data).hexdigest()
     session.flush()
     return record
+
+
+def _checked_name(name: str) -> str:
+    """The normalised relative path of an upload, or 422 for a name no folder can hold."""
+    rel_path = normalise_scope_path(name)
+    if len(rel_path) > MAX_PATH_CHARS:
+        raise Invalid(f"file name longer than {MAX_PATH_CHARS} characters")
+    if has_control_characters(rel_path):
+        raise Invalid("file name must not contain control characters (newline, tab…)")
+    return rel_path
+
+
+def _write(user: User, rel_path: str, data: bytes) -> None:
+    """Writes the file atomically (a temporary file beside it, then a rename); 409 when the
+    name is taken by a folder, or a folder on its way is a file. Leaves nothing behind."""
+    root = user_root(user).resolve()
+    target = _target(user, rel_path)
+    if target.is_dir():
+        raise Conflict(f"{rel_path!r} is a folder of your personal files")
+    for parent in target.parents:
+        if parent == root:
+            break
+        if parent.exists() and not parent.is_dir():
+            raise Conflict(f"{parent.relative_to(root).as_posix()!r} is a file, not a folder")
+    private_dir(target.parent)
+    handle, temporary = tempfile.mkstemp(  # created 0600
+        dir=target.parent, prefix=".", suffix=".uploading"
+    )
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
+    except (IsADirectoryError, NotADirectoryError, FileExistsError) as error:
+        raise Conflict(f"{rel_path!r} clashes with a folder of your personal files") from error
+    finally:
+        Path(temporary).unlink(missing_ok=True)
 
 
 def list_files(session: Session, user: User) -> list[PersonalFile]:
@@ -93,8 +126,20 @@ def remove(session: Session, user: User, name: str) -> None:
     session.delete(record)
     session.flush()
     target = _target(user, rel_path)
-    if target.exists():
-        target.unlink()
+    target.unlink(missing_ok=True)
+    _prune_empty_folders(user, target)
+
+
+def _prune_empty_folders(user: User, target: Path) -> None:
+    """Removes the folders a deleted file leaves empty, so a file may take their name."""
+    root = user_root(user).resolve()
+    for parent in target.parents:
+        if parent == root:
+            return
+        try:
+            parent.rmdir()
+        except OSError:
+            return
 
 
 def grep(session: Session, user: User, terms: list[str]) -> list[PersonalHit]:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from vigia.fields import JsonRowId, UtcDateTime
+from vigia.worlds.catalog import MAX_SCOPE_PATH_LENGTH, MAX_SCOPE_PATHS
 
 VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 MAX_MESSAGE = 8000
-MAX_SCOPE_PATHS = 20
+ScopePath = Annotated[str, StringConstraints(max_length=MAX_SCOPE_PATH_LENGTH)]
 
 
 def _not_blank(value: str) -> str:
@@ -28,9 +30,9 @@ class ChatRequest(BaseModel):
 
     message: str = Field(min_length=1, max_length=MAX_MESSAGE)
     version: str = Field(default="v1", pattern=VERSION_PATTERN)
-    conversation_id: int | None = Field(default=None, ge=1)
+    conversation_id: JsonRowId | None = None
     knowledge: bool = False
-    scope_paths: list[str] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
+    scope_paths: list[ScopePath] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
     personal: bool = False
 
     _message = field_validator("message")(_not_blank)
@@ -38,7 +40,7 @@ class ChatRequest(BaseModel):
 
 class LensRequestBase(BaseModel):
     version: str = Field(default="v1", pattern=VERSION_PATTERN)
-    scope_paths: list[str] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
+    scope_paths: list[ScopePath] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
 
 
 class QARequest(LensRequestBase):
@@ -103,8 +105,8 @@ class LensResponse(BaseModel):
 class ConversationSummary(BaseModel):
     id: int
     title: str
-    created_at: datetime
-    updated_at: datetime
+    created_at: UtcDateTime
+    updated_at: UtcDateTime
     pinned: bool
     origin: Literal["own", "received_share"]
     version: str
@@ -120,7 +122,7 @@ class ConversationMeta(BaseModel):
     title: str
     origin: Literal["own", "received_share"]
     pinned: bool
-    created_at: datetime
+    created_at: UtcDateTime
     version: str
     shared_by: str | None = None
 
@@ -128,7 +130,7 @@ class ConversationMeta(BaseModel):
 class MessageOut(BaseModel):
     role: Literal["user", "assistant"]
     content: str
-    created_at: datetime
+    created_at: UtcDateTime
     answer: dict[str, Any] | None = None
 
 
@@ -172,7 +174,7 @@ class PersonalFileOut(BaseModel):
 
     rel_path: str
     size: int
-    created_at: datetime
+    created_at: UtcDateTime
 
 
 class PersonalFileList(BaseModel):

@@ -18,6 +18,7 @@ from vigia.engine.events import TurnResult
 from vigia.engine.models import Run, RunStage
 from vigia.engine.stages.budget import settle
 from vigia.engine.turn import Turn
+from vigia.observability import report
 
 
 def _run_values(turn: Turn, model: str) -> dict[str, Any]:
@@ -40,6 +41,7 @@ def _run_values(turn: Turn, model: str) -> dict[str, Any]:
         "cost_usd": 0.0,
         "budget_alert": False,
         "error": None,
+        "trace_id": turn.trace.trace_id,
         "created_at": utcnow(),
     }
 
@@ -87,6 +89,7 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
             session, turn.conversation_id, messages, turn.run_id, open_for=opened
         )
         _write_run(session, turn, run)
+    report.turn_finished(run)
 
 
 def save_failed_run(turn: Turn, model: str, error: str) -> None:
@@ -95,3 +98,4 @@ def save_failed_run(turn: Turn, model: str, error: str) -> None:
         run = _run_values(turn, model)
         run.update(status="error", error=error[:2000])
         _write_run(session, turn, run)
+    report.turn_finished(run)

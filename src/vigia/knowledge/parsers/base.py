@@ -52,7 +52,3 @@ class HeadingStack:
     @property
     def path(self) -> tuple[str, ...]:
         return tuple(t for _, t in self._open)
-
-    @property
-    def deepest(self) -> int:
-        return self._open[-1][0] if self._open else 0

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from pypdf import PdfReader
-from pypdf.errors import PdfReadError, PyPdfError
+from pypdf.errors import DependencyError, PdfReadError, PyPdfError
 
 from vigia.errors import Invalid
 from vigia.knowledge.parsers.base import Block, HeadingStack, ParsedDocument, clean
@@ -43,7 +43,17 @@ def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
     return found
 
 
+def _encrypted() -> Invalid:
+    return Invalid(
+        "this PDF is protected by a password: upload a copy without one",
+        code="encrypted_document",
+    )
+
+
 def _open(data: bytes) -> PdfReader:
+    """The reader; a PDF encrypted with an empty user password (RC4 or AES, the usual
+    "restrict printing/copying" protection) is decrypted and read, one that needs a password
+    to open is refused (422 ``encrypted_document``)."""
     if not data.lstrip()[:5].startswith(b"%PDF"):
         raise Invalid("this file is not a readable PDF", code="unreadable_document")
     try:
@@ -51,20 +61,22 @@ def _open(data: bytes) -> PdfReader:
         if reader.is_encrypted:
             try:
                 opened = reader.decrypt("")
-            except (PyPdfError, NotImplementedError) as error:
-                raise Invalid(
-                    "this PDF is encrypted: upload a copy without a password",
-                    code="encrypted_document",
-                ) from error
+            except (PyPdfError, DependencyError, NotImplementedError) as error:
+                raise _encrypted() from error
             if not opened:
-                raise Invalid(
-                    "this PDF is encrypted: upload a copy without a password",
-                    code="encrypted_document",
-                )
+                raise _encrypted()
         _ = len(reader.pages)
     except Invalid:
         raise
-    except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, OSError) as error:
+    except (
+        PdfReadError,
+        PyPdfError,
+        DependencyError,
+        ValueError,
+        KeyError,
+        TypeError,
+        OSError,
+    ) as error:
         raise Invalid("this file is not a readable PDF", code="unreadable_document") from error
     return reader
 
@@ -85,7 +97,7 @@ def parse_pdf(data: bytes) -> ParsedDocument:
     for index, page in enumerate(reader.pages):
         try:
             raw = page.extract_text() or ""
-        except (PyPdfError, ValueError, KeyError, TypeError, OSError) as error:
+        except (PyPdfError, DependencyError, ValueError, KeyError, TypeError, OSError) as error:
             raise Invalid(
                 f"page {index + 1} of this PDF cannot be read", code="unreadable_document"
             ) from error

@@ -1,6 +1,6 @@
 """engine: budget reservations of turns in flight
 
-Revision ID: 0008_budget_reservations
+Revision ID: 0009_budget_reservations
 Revises: 0001_foundation
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008_budget_reservations"
+revision = "0009_budget_reservations"
 down_revision = "0001_foundation"
 branch_labels = None
 depends_on = None

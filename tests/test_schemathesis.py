@@ -1,0 +1,176 @@
+"""Schemathesis against the live ASGI app, in process (no network): every operation of every
+surface, called with valid credentials, must never answer 5xx and must answer what its
+OpenAPI document says (``response_schema_conformance``, error shapes included).
+
+Schemathesis' own engine runs the cases (what ``schemathesis run`` does, in this process;
+its pytest plugin's fixture loader does not run on this pytest), one run per surface, each
+with that surface's credentials: an API key with every scope, the admin token, a worlds
+session cookie (and no cookie for login/logout). Bounded: a fixed seed, deterministic
+generation, one pass of the coverage phase (boundary values, valid and invalid) and of the
+fuzzing phase (a fixed number of cases per operation): 50 to 600 cases per surface, about
+a minute in all. A timeout per request and a wall-clock limit per run keep a slow machine
+from stalling; a failure prints the ``curl`` that reproduces it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from schemathesis.engine import Status, events
+from schemathesis.engine.recorder import ScenarioRecorder
+
+from tests.conftest import ADMIN_TOKEN, make_tenant
+from vigia.app import create_app
+from vigia.db.session import session_scope
+from vigia.users.service import create_user
+from vigia.worlds.catalog import add_world
+from vigia.worlds.indexer import index_world
+
+PAYROLL = Path(__file__).parent / "worlds" / "payroll"
+PASSWORD = "correct horse battery"
+SEED = 20261130
+REQUEST_TIMEOUT_S = 30
+RUN_LIMIT_S = 60
+CHECKS = ("not_a_server_error", "response_schema_conformance")
+
+
+@dataclass(frozen=True)
+class Surface:
+    """One run: the operations it leaves out (a path regex) and the fuzzing cases of each."""
+
+    other_paths: str
+    fuzzing_cases: int
+
+
+SURFACES = {
+    "keys": Surface(r"^/(?!v1/|api/)", fuzzing_cases=25),
+    "admin": Surface(r"^/(?!admin/)", fuzzing_cases=6),
+    # With the session cookie; logging out would end it for the cases after.
+    "worlds": Surface(r"^/(v1|api|admin|auth)/", fuzzing_cases=12),
+    "login": Surface(r"^/(?!auth/)", fuzzing_cases=20),
+}
+# Operations whose bodies nest a whole agent configuration: their coverage phase alone would
+# be ~700 cases, so they get the fuzzing phase only.
+FUZZING_ONLY = r"^(POST .*/agents|PATCH .*/agents/\{slug\})$"
+
+
+@dataclass
+class Live:
+    """The app under test, each surface's credentials, and path values that exist."""
+
+    app: FastAPI
+    headers: dict[str, dict[str, str]]
+    paths: dict[str, str]
+
+
+def _session_cookie(app: FastAPI) -> str:
+    """World ``v1`` (the default version) indexed; a user logged in: its session cookie."""
+    with session_scope() as session:
+        index_world(session, add_world(session, "v1", PAYROLL))
+        create_user(session, "ada", PASSWORD)
+    with TestClient(app) as client:
+        response = client.post("/auth/login", json={"username": "ada", "password": PASSWORD})
+        assert response.status_code == 200, response.text
+        return str(response.cookies["sherpa_session"])
+
+
+@pytest.fixture
+def live() -> Live:
+    tenant = make_tenant(rpm=10_000)
+    app = create_app()
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    with TestClient(app) as client:
+        external = client.post(
+            f"/admin/workspaces/{tenant.workspace_id}/agents",
+            json={"slug": "externo", "kind": "external"},
+            headers=admin,
+        )
+        assert external.status_code == 201, external.text
+    return Live(
+        app,
+        headers={
+            "keys": {"Authorization": f"Bearer {tenant.production_key}"},
+            "admin": admin,
+            "worlds": {"Cookie": f"sherpa_session={_session_cookie(app)}"},
+            "login": {},
+        },
+        paths={
+            "workspace": tenant.workspace_name,
+            "slug": tenant.agent_slug,
+            "agentId": str(external.json()["id"]),
+        },
+    )
+
+
+def _config(surface: Surface, live: Live, headers: dict[str, str]) -> dict[str, Any]:
+    return {
+        "seed": SEED,
+        "cache": {"enabled": False},  # no state carried between runs, nothing written
+        "request-timeout": REQUEST_TIMEOUT_S,
+        "headers": headers,
+        "generation": {
+            "deterministic": True,
+            "database": "none",
+            "max-examples": surface.fuzzing_cases,
+        },
+        "phases": {"stateful": {"enabled": False}, "coverage": {"unexpected-methods": []}},
+        "checks": {"enabled": False, **{name: {"enabled": True} for name in CHECKS}},
+        "parameters": {f"path.{name}": value for name, value in live.paths.items()},
+        # Operation filters live in the config: the engine ignores ``schema.include`` once
+        # any operation has settings of its own.
+        "operations": [
+            {"include-path-regex": surface.other_paths, "enabled": False},
+            {"include-name-regex": FUZZING_ONLY, "phases": {"coverage": {"enabled": False}}},
+        ],
+    }
+
+
+def _failures(recorder: ScenarioRecorder) -> list[str]:
+    """One paragraph per failed check: what failed and the ``curl`` that reproduces it."""
+    found = []
+    for checks in recorder.checks.values():
+        for check in checks:
+            if check.status == Status.SUCCESS:
+                continue
+            info = check.failure_info
+            if info is None:
+                found.append(f"{recorder.label} [{check.name}] the check itself crashed")
+            else:
+                found.append(
+                    f"{recorder.label} [{check.name}] {info.failure.title}: "
+                    f"{info.failure.message}\n{info.code_sample}"
+                )
+    return found
+
+
+def _run(surface: Surface, live: Live, headers: dict[str, str]) -> tuple[int, list[str]]:
+    """The number of cases sent and the failures found."""
+    config = schemathesis.Config.from_dict(_config(surface, live, headers))
+    schema = schemathesis.openapi.from_asgi("/openapi.json", live.app, config=config)
+    stream = schemathesis.engine.from_schema(schema).execute()
+    deadline = time.monotonic() + RUN_LIMIT_S
+    cases, failures = 0, []
+    for event in stream:
+        if isinstance(event, events.FatalError):
+            raise event.exception
+        if isinstance(event, events.NonFatalError):
+            failures.append(f"{event.label}: {event.info.title}: {event.info.message}")
+        if isinstance(event, events.ScenarioFinished):
+            cases += len(event.recorder.cases)
+            failures += _failures(event.recorder)
+        if time.monotonic() > deadline:
+            stream.stop()
+    return cases, failures
+
+
+@pytest.mark.parametrize("name", list(SURFACES))
+def test_no_server_error_and_responses_match_the_schema(name: str, live: Live) -> None:
+    cases, failures = _run(SURFACES[name], live, live.headers[name])
+    assert cases > 0
+    assert not failures, "\n\n".join(dict.fromkeys(failures))
