@@ -17,9 +17,12 @@ from vigia.app import create_app
 CHROMIUM = "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One headless chromium for the session (scripts/test installs Debian's package)."""
+    """One headless chromium per test module (scripts/test installs Debian's package).
+
+    Not per session: while Playwright's sync API is running it keeps an event loop on the
+    main thread, and later tests that call ``asyncio.run`` would find it running."""
     assert shutil.which(CHROMIUM), "chromium is required (scripts/test installs it)"
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])

@@ -15,6 +15,7 @@ from vigia.agents.models import Agent
 from vigia.console.messages import MESSAGES
 from vigia.console.security import CSP
 from vigia.db.session import session_scope
+from vigia.knowledge.models import KnowledgeBase, KnowledgeDocument
 from vigia.workspaces.models import ApiKey, Workspace
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "vigia" / "console" / "templates"
@@ -225,3 +226,34 @@ def test_evaluation_cases_are_added_run_and_exported(client: TestClient, tenant:
     exported = client.get(f"{base}/evaluation/{slug}/promptfoo?env=draft")
     assert exported.headers["content-type"].startswith("application/yaml")
     assert "icontains" in exported.text and "sk-vigia" not in exported.text
+
+
+def test_agents_are_created_once_with_a_valid_slug(client: TestClient, tenant: Tenant) -> None:
+    base, token = _owner(client, tenant)
+    created = client.post(f"{base}/agents", data={"csrf": token, "slug": "ventas"})
+    assert created.url.path == f"{base}/agents/ventas"
+    again = client.post(f"{base}/agents", data={"csrf": token, "slug": "ventas"})
+    assert again.status_code == 409 and "already exists" in again.text
+    bad = client.post(f"{base}/agents", data={"csrf": token, "slug": "Con Espacios"})
+    assert bad.status_code == 422 and "slug must be lowercase" in bad.text
+    with session_scope() as session:
+        assert sorted(session.scalars(select(Agent.slug))) == ["asistente", "ventas"]
+
+
+def test_an_unreadable_upload_is_refused_and_stores_nothing(
+    client: TestClient, tenant: Tenant
+) -> None:
+    base, token = _owner(client, tenant)
+    client.post(f"{base}/knowledge", data={"csrf": token, "name": "manual"})
+    with session_scope() as session:
+        kb_id = session.scalars(select(KnowledgeBase.id)).one()
+    refused = client.post(
+        f"{base}/knowledge/{kb_id}/documents",
+        data={"csrf": token},
+        files={"file": ("planilla.xlsx", b"PK\x03\x04 not a document", "application/vnd.ms-excel")},
+        headers={"HX-Request": "true"},
+    )
+    assert refused.status_code == 415 and 'id="documents"' in refused.text
+    assert "Sin documentos." in refused.text
+    with session_scope() as session:
+        assert session.scalars(select(KnowledgeDocument)).all() == []
