@@ -42,9 +42,6 @@ def _typed(status: str, response: dict[str, Any]) -> bool:
             data = body.get("itemSchema", {}).get("properties", {}).get("data", {})
             if not _is_object(data.get("contentSchema", {})):
                 return False
-        elif media_type.endswith(("yaml", "text/plain")):
-            if body.get("schema", {}).get("type") != "string":
-                return False
         elif not _is_object(body.get("schema", {})):
             return False
     return True

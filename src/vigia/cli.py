@@ -120,6 +120,22 @@ def workspace_budget(
     emit({"id": row.id, "budget_usd": row.budget_usd, "budget_action": row.budget_action}, as_json)
 
 
+@workspace_app.command("tool-hosts")
+def workspace_tool_hosts(
+    workspace: str,
+    hosts: Annotated[list[str] | None, typer.Argument(help="Names, *.suffixes, addresses.")] = None,
+    as_json: Json = False,
+) -> None:
+    """Sets the hosts the workspace's agent tools may call (none: no tool may call out)."""
+    row = in_session(
+        as_json,
+        lambda s: workspaces.set_tool_hosts(
+            s, workspaces.find_workspace(s, workspace), hosts or []
+        ),
+    )
+    emit({"id": row.id, "tool_hosts": row.tool_hosts}, as_json)
+
+
 @agent_app.command("create")
 def agent_create(
     slug: str,

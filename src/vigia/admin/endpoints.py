@@ -38,6 +38,13 @@ def set_budget(workspace: str, body: schemas.BudgetUpdate, _: Admin, db: Db) -> 
     return WorkspaceOut.model_validate(row)
 
 
+@router.put("/workspaces/{workspace}/tool-hosts")
+def set_tool_hosts(workspace: str, body: schemas.ToolHostsUpdate, _: Admin, db: Db) -> WorkspaceOut:
+    """The hosts the workspace's agent tools may call; private addresses must be listed too."""
+    row = workspaces.set_tool_hosts(db, workspaces.find_workspace(db, workspace), body.hosts)
+    return WorkspaceOut.model_validate(row)
+
+
 @router.get("/workspaces/{workspace}/usage")
 def usage(workspace: str, _: Admin, db: Db) -> schemas.UsageOut:
     """This month's spend against the budget; ``alert`` is true once it is reached."""

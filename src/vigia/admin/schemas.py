@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -17,6 +17,10 @@ class WorkspaceCreate(BaseModel):
 class BudgetUpdate(BaseModel):
     budget_usd: Number | None = Field(default=None, ge=0, le=1_000_000_000)
     action: Literal["pause", "alert"] = "pause"
+
+
+class ToolHostsUpdate(BaseModel):
+    hosts: list[Annotated[str, Field(min_length=1, max_length=253)]] = Field(max_length=100)
 
 
 Scope = Literal["chat", "decide", "guardrails:review"]

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
+from vigia.agents.tools import HttpTools
 from vigia.fields import Integer
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.llm.settings import ModelSettings
@@ -61,6 +62,11 @@ class AgentConfig(BaseModel):
     knowledge_bases: list[KnowledgeBaseRef] = Field(default_factory=list, max_length=20)
     top_k: Integer = Field(default=5, ge=1, le=20)
     language: Literal["es", "pt", "en"] = "es"
+    tools: HttpTools = Field(default_factory=list)
+    """HTTP tools the engine calls for the model (docs/tools.md)."""
+    tool_steps: Integer = Field(
+        default=4, ge=1, le=20, description="Most rounds of tool calls one turn may run."
+    )
 
 
 class AgentPatch(BaseModel):
@@ -75,6 +81,8 @@ class AgentPatch(BaseModel):
     knowledge_bases: list[KnowledgeBaseRef] | None = Field(default=None, max_length=20)
     top_k: Integer | None = Field(default=None, ge=1, le=20)
     language: Literal["es", "pt", "en"] | None = None
+    tools: HttpTools | None = None
+    tool_steps: Integer | None = Field(default=None, ge=1, le=20)
 
 
 class AgentCreate(AgentPatch):

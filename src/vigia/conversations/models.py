@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy import JSON, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from vigia.db.base import Base, created_column, id_column, utcnow
@@ -33,5 +34,10 @@ class Message(Base):
     conversation_id: Mapped[str] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"))
     role: Mapped[str] = mapped_column(String(16))
     content: Mapped[str] = mapped_column(Text)
+    tool_calls: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    """An assistant message's tool calls, as OpenAI writes them:
+    ``[{"id", "type": "function", "function": {"name", "arguments"}}]``."""
+    tool_call_id: Mapped[str | None] = mapped_column(String(64), default=None)
+    """The call a ``tool`` message answers."""
     run_id: Mapped[str | None] = mapped_column(String(36), default=None)
     created_at: Mapped[datetime] = created_column()

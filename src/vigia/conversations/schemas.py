@@ -2,18 +2,39 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
 
 from vigia.wire_types import Timestamp
 
 
+class FunctionCallOut(BaseModel):
+    name: str
+    arguments: str
+
+
+class ToolCallOut(BaseModel):
+    """A tool call of an assistant message, as OpenAI shapes it."""
+
+    id: str
+    type: Literal["function"] = "function"
+    function: FunctionCallOut
+
+
 class MessageOut(BaseModel):
-    """A stored message; ``run_id`` names the run that wrote it (null for operator replies)."""
+    """A stored message; ``run_id`` names the run that wrote it (null for operator replies).
+
+    An assistant message that asked for tools has ``tool_calls``; a ``tool`` message (a
+    tool's result, or the notice that replaced a withheld one) names the call it answers.
+    """
 
     model_config = ConfigDict(from_attributes=True)
 
     role: str
     content: str
+    tool_calls: list[ToolCallOut] | None = None
+    tool_call_id: str | None = None
     run_id: str | None
     created_at: Timestamp
 

@@ -12,7 +12,7 @@ from vigia.conversations.models import Conversation, Message
 from vigia.conversations.schemas import ConversationOut, MessageOut
 from vigia.db.base import table_of, utcnow
 from vigia.errors import Invalid, NotFound
-from vigia.llm.protocol import ChatMessage
+from vigia.llm.protocol import ChatMessage, openai_tool_calls
 
 MAX_MESSAGE_CHARS = 100_000
 MEMORY_ROLES = ("user", "assistant", "operator")
@@ -82,16 +82,38 @@ def list_conversations(
 
 
 def history(session: Session, conversation_id: str, turns: int) -> list[ChatMessage]:
-    """The last ``turns`` exchanges (user + reply) of the conversation, oldest first."""
+    """The last ``turns`` exchanges (user + reply) of the conversation, oldest first.
+
+    Tool results and assistant messages that only asked for tools are not memory: the
+    reply that used them is.
+    """
     if turns <= 0:
         return []
     rows = session.scalars(
         select(Message)
-        .where(Message.conversation_id == conversation_id, Message.role.in_(MEMORY_ROLES))
+        .where(
+            Message.conversation_id == conversation_id,
+            Message.role.in_(MEMORY_ROLES),
+            Message.content != "",
+        )
         .order_by(Message.id.desc())
         .limit(turns * 2)
     ).all()
     return [ChatMessage(m.role, m.content) for m in reversed(rows)]
+
+
+def stored_tool_ids(session: Session, conversation_id: str) -> tuple[set[str], set[str]]:
+    """Ids of the calls the conversation's assistant messages made, and of those it holds a
+    result for."""
+    rows = session.execute(
+        select(Message.tool_calls, Message.tool_call_id).where(
+            Message.conversation_id == conversation_id,
+            (Message.tool_calls.is_not(None)) | (Message.tool_call_id.is_not(None)),
+        )
+    ).all()
+    calls = {str(c.get("id")) for row in rows for c in (row.tool_calls or [])}
+    answered = {row.tool_call_id for row in rows if row.tool_call_id}
+    return calls, answered
 
 
 def messages(session: Session, conversation_id: str) -> list[Message]:
@@ -135,13 +157,14 @@ def conversation_view(session: Session, conversation: Conversation) -> Conversat
 def record_exchange(
     session: Session,
     conversation_id: str,
-    messages: list[tuple[str, str]],
+    messages: list[ChatMessage],
     run_id: str,
     *,
     open_for: tuple[str, str] | None = None,
     now: datetime | None = None,
 ) -> None:
-    """Appends ``(role, content)`` messages of one run (Core inserts: every turn does this).
+    """Appends the messages of one run, in order, tool calls and results included (Core
+    inserts: every turn does this).
 
     ``open_for=(workspace_id, agent_id)`` first creates the conversation.
     """
@@ -164,11 +187,13 @@ def record_exchange(
             [
                 {
                     "conversation_id": conversation_id,
-                    "role": role,
-                    "content": content,
+                    "role": m.role,
+                    "content": m.content,
+                    "tool_calls": openai_tool_calls(m.tool_calls) or None,
+                    "tool_call_id": m.tool_call_id,
                     "run_id": run_id,
                     "created_at": now,
                 }
-                for role, content in messages
+                for m in messages
             ],
         )

@@ -39,14 +39,20 @@ def snippet(passage: str, citing: list[str]) -> str:
 
 
 class CitationMap:
-    """Rewrites markers sentence by sentence; unknown markers are removed."""
+    """Rewrites markers sentence by sentence; unknown markers are removed.
 
-    def __init__(self, passages: list[Passage]) -> None:
+    Disabled (``enabled=False``) for answers the client asked as JSON: ``[1]`` there is data.
+    """
+
+    def __init__(self, passages: list[Passage], enabled: bool = True) -> None:
         self._passages = passages
+        self._enabled = enabled
         self._numbers: dict[int, int] = {}
         self._citing: dict[int, list[str]] = {}
 
     def rewrite(self, sentence: str) -> str:
+        if not self._enabled:
+            return sentence
         plain = MARKER.sub("", sentence).strip()
 
         def replace(match: re.Match[str]) -> str:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vigia.config import get_settings
-from vigia.llm.protocol import Model, ModelRequest, TextChunk, Usage
+from vigia.llm.protocol import (
+    Finish,
+    Model,
+    ModelRequest,
+    TextChunk,
+    ToolCall,
+    ToolCallBuffer,
+    ToolCallDelta,
+    Usage,
+)
 from vigia.llm.tokens import count_tokens, prompt_tokens
 
 
@@ -23,7 +32,8 @@ def expected_cost_usd(model: str, request: ModelRequest, max_tokens: int) -> flo
 
 
 class Meter:
-    """Wraps a model's stream: passes the text on, keeps the usage and prices it.
+    """Wraps one model call's stream: passes the text on, gathers the tool calls, keeps the
+    finish reason and the usage, and prices it.
 
     Providers that report no usage are estimated from the request and the text received.
     """
@@ -31,8 +41,10 @@ class Meter:
     def __init__(self, model: Model, request: ModelRequest) -> None:
         self.model = model
         self.request = request
+        self.finish_reason: str | None = None
         self._reported: Usage | None = None
         self._text: list[str] = []
+        self._calls = ToolCallBuffer()
 
     def stream(self) -> Iterator[TextChunk]:
         stream = self.model.stream(self.request)
@@ -40,6 +52,11 @@ class Meter:
             for event in stream:
                 if isinstance(event, Usage):
                     self._reported = event
+                elif isinstance(event, ToolCallDelta):
+                    self._calls.add(event)
+                    self._text.append(event.arguments)
+                elif isinstance(event, Finish):
+                    self.finish_reason = event.reason
                 else:
                     self._text.append(event.text)
                     yield event
@@ -47,6 +64,11 @@ class Meter:
             close = getattr(stream, "close", None)
             if close is not None:
                 close()
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The calls the model asked for (complete once the stream is read)."""
+        return self._calls.calls()
 
     @property
     def usage(self) -> Usage:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from vigia.llm.protocol import ToolCall
+
 
 @dataclass(frozen=True)
 class Citation:
@@ -40,6 +42,14 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class ClientToolCalls:
+    """The model asked for tools the client declared: the client runs them and sends the
+    results back; the turn ends after this (``finish_reason`` ``tool_calls``)."""
+
+    calls: list[ToolCall]
+
+
+@dataclass(frozen=True)
 class TurnResult:
     """The last event of every turn: what happened, what it cost, where it is stored."""
 
@@ -56,6 +66,10 @@ class TurnResult:
     handoff: bool = False
     triggered: list[str] = field(default_factory=list)
     budget_alert: bool = False
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    """Calls of client tools the turn ended with (then ``finish_reason`` is ``tool_calls``)."""
+    finish_reason: str = "stop"
+    """``stop``, ``length`` (the model ran out of ``max_tokens``) or ``tool_calls``."""
 
 
-EngineEvent = TextDelta | TurnResult
+EngineEvent = TextDelta | ClientToolCalls | TurnResult

@@ -17,16 +17,18 @@ from vigia.conversations import service as conversations
 from vigia.db.base import new_id
 from vigia.db.session import session_scope
 from vigia.engine.cost import expected_cost_usd
-from vigia.engine.events import EngineEvent, TextDelta, TurnResult
+from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.stages import budget
 from vigia.engine.stages.generation import Generation, model_request
 from vigia.engine.stages.history import load_history
 from vigia.engine.stages.input_guardrails import check_input
 from vigia.engine.stages.persistence import save_failed_run, save_turn
 from vigia.engine.stages.retrieval import retrieve
+from vigia.engine.stages.tool_setup import prepare_tools
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import EarlyAnswer, Turn, TurnRequest
 from vigia.errors import NotFound, UpstreamError
+from vigia.llm.protocol import ToolCall
 from vigia.observability import context as observed
 from vigia.workspaces.limits import budget_row
 
@@ -109,6 +111,8 @@ def prepare(request: TurnRequest, locate: AgentLocator | None = None) -> Turn:
             turn.early = EarlyAnswer("blocked", turn.config.replies.blocked)
             return turn
         turn.history = trace.run("history", load_history, session, turn).messages
+        if turn.uses_tools and trace.run("tools", prepare_tools, session, turn).flagged:
+            turn.note_fired(["injection"])
         turn.passages = trace.run("retrieval", retrieve, session, turn).passages
     _reserve(turn, workspace)
     return turn
@@ -130,13 +134,25 @@ def execute(turn: Turn) -> Iterator[EngineEvent]:
         raise
     turn.trace.add(generation.record)
     turn.trace.add(generation.checks)
-    yield _finish(turn, generation.status, generation.content, generation)
+    calls = generation.loop.client_calls if generation.status == "ok" else []
+    if calls:
+        yield ClientToolCalls(calls)
+    yield _finish(turn, generation.status, generation.content, generation, calls)
 
 
 def _finish(
-    turn: Turn, status: str, content: str, generation: Generation | None = None
+    turn: Turn,
+    status: str,
+    content: str,
+    generation: Generation | None = None,
+    calls: list[ToolCall] | None = None,
 ) -> TurnResult:
-    usage = generation.meter.usage if generation is not None else None
+    usage = generation.loop.usage if generation is not None else None
+    finish = "stop"
+    if calls:
+        finish = "tool_calls"
+    elif generation is not None and status == "ok":
+        finish = generation.loop.finish_reason
     result = TurnResult(
         status=status,
         content=content,
@@ -146,11 +162,13 @@ def _finish(
         env=turn.request.env,
         prompt_tokens=usage.prompt_tokens if usage else 0,
         completion_tokens=usage.completion_tokens if usage else 0,
-        cost_usd=generation.meter.cost_usd if generation is not None else 0.0,
+        cost_usd=generation.loop.cost_usd if generation is not None else 0.0,
         citations=generation.citations.citations() if generation is not None else [],
         handoff=status == "handoff",
         triggered=list(turn.triggered),
         budget_alert=turn.budget_alert,
+        tool_calls=calls or [],
+        finish_reason=finish,
     )
     save_turn(turn, result, generation.model.name if generation is not None else "")
     return result

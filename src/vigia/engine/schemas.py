@@ -55,5 +55,7 @@ class RunOut(BaseModel):
     budget_alert: bool
     duration_ms: float
     error: str | None
+    trace_id: str | None = None
+    """The OpenTelemetry trace the run was served in (None while tracing is off)."""
     created_at: Timestamp
     stages: list[RunStageOut]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from vigia.agents.schemas import AgentConfig
 from vigia.engine.trace import Trace
-from vigia.llm.protocol import ChatMessage, Passage
+from vigia.llm.protocol import ChatMessage, Passage, ToolSpec
 
 
 @dataclass
@@ -23,6 +24,18 @@ class TurnRequest:
     conversation_id: str | None = None
     supplied_history: list[ChatMessage] | None = None
     streamed: bool = False
+    continuation: list[ChatMessage] = field(default_factory=list)
+    """The client's messages after ``message``: assistant tool calls and the tools' results."""
+    tools: list[ToolSpec] = field(default_factory=list)
+    """Client tools: the model may ask for them; the client runs them (docs/tools.md)."""
+    tool_choice: str | dict[str, Any] | None = None
+    parallel_tool_calls: bool | None = None
+    response_format: dict[str, Any] | None = None
+
+    @property
+    def structured(self) -> bool:
+        """Whether the client asked for JSON (``json_object`` or ``json_schema``)."""
+        return (self.response_format or {}).get("type") in ("json_object", "json_schema")
 
 
 @dataclass(frozen=True)
@@ -53,10 +66,24 @@ class Turn:
     """Expected cost held against the workspace budget until the turn is settled."""
     triggered: list[str] = field(default_factory=list)
     """Names of the guardrails that fired, in order, each once."""
+    continuation: list[ChatMessage] = field(default_factory=list)
+    """What the model sees after the user's message: tool calls and results (a withheld
+    result replaced by its notice), the client's and then the engine's own."""
+    unsaved: list[ChatMessage] | None = None
+    """The turn's messages the conversation does not hold yet; None: the user's message."""
+    produced: list[ChatMessage] = field(default_factory=list)
+    """Messages the engine added this turn (tool calls and results) before the answer."""
+    tool_hosts: list[str] = field(default_factory=list)
+    """The workspace's tool hosts (read when the agent has tools)."""
 
     @property
     def message(self) -> str:
         return self.request.message
+
+    @property
+    def uses_tools(self) -> bool:
+        """Whether tools take part: the agent's, the client's, or results the client sent."""
+        return bool(self.config.tools or self.request.tools or self.request.continuation)
 
     @property
     def workspace_id(self) -> str:

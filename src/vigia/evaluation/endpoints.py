@@ -83,7 +83,19 @@ def run_cases(workspace: str, slug: str, body: EvalRunIn, _: Admin) -> EvalRunOu
     response_class=Response,
     responses={
         200: {
-            "content": {YAML: {"schema": {"type": "string", "format": "yaml"}}},
+            "content": {
+                YAML: {
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "description": {"type": "string"},
+                            "providers": {"type": "array"},
+                            "prompts": {"type": "array"},
+                            "tests": {"type": "array"},
+                        },
+                    }
+                }
+            },
             "description": "promptfooconfig.yaml",
         }
     },

@@ -1,6 +1,7 @@
 """The guardrail checks on a message (input) and on reply sentences (output).
 
-Shared by the engine's hooks and the output-review API. Each check runs in its configured
+Shared by the engine's hooks and the output-review API; tool results are checked for
+injection too (``check_tool_result``). Each check runs in its configured
 mode: ``off`` skips it, ``block`` makes a failing verdict blocking, ``log`` only records it.
 Verdict names are the config's field names: ``length``, ``injection``, ``topics``,
 ``grounding``, ``personal_data``.
@@ -8,9 +9,10 @@ Verdict names are the config's field names: ``length``, ``injection``, ``topics`
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from vigia.guardrails.config import GuardrailsConfig, Mode
 from vigia.guardrails.grounding import ClaimSupport, SupportIndex, assess_many, build_index
@@ -96,6 +98,59 @@ def check_message(message: str, config: GuardrailsConfig) -> list[Verdict]:
             )
         )
     return verdicts
+
+
+TOOL_PIECE_CHARS = 2000
+MAX_TOOL_PIECES = 16
+MIN_PROSE_CHARS = 24
+
+
+def _strings(value: Any) -> list[str]:
+    """The string leaves of decoded JSON, in document order (keys included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def tool_result_pieces(text: str) -> list[str]:
+    """The parts of a tool result that could speak to the model: the prose strings of a JSON
+    answer (or the whole text), cut into pieces the detector reads whole."""
+    try:
+        strings = _strings(json.loads(text))
+    except ValueError:
+        strings = [text]
+    pieces = []
+    for string in strings:
+        if len(string.strip()) < MIN_PROSE_CHARS and len(strings) > 1:
+            continue
+        for start in range(0, len(string), TOOL_PIECE_CHARS):
+            pieces.append(string[start : start + TOOL_PIECE_CHARS])
+    return pieces[:MAX_TOOL_PIECES]
+
+
+def check_tool_result(text: str, config: GuardrailsConfig) -> Verdict:
+    """The injection check on a tool's result (indirect prompt injection): every piece of it
+    is scanned; the verdict blocks (the engine withholds the result) in ``block`` mode."""
+    if config.injection == "off":
+        return Verdict(name="injection")
+    found = [detect_injection(piece) for piece in tool_result_pieces(text)]
+    worst = max(found, key=lambda f: f.score, default=None)
+    fired = [f for f in found if f.fired]
+    return verdict(
+        "injection",
+        config.injection,
+        bool(fired),
+        "grave",
+        "a tool result tries to give the assistant instructions",
+        {
+            "score": round(worst.score, 4) if worst else 0.0,
+            "families": sorted({name for f in fired for name in f.families}),
+        },
+    )
 
 
 @dataclass(frozen=True)

@@ -122,8 +122,8 @@ class DocumentDetailOut(DocumentOut):
     chunk_list: list[ChunkOut]
 
 
-class PassageOut(BaseModel):
-    """A search result in the shape of the chat surface's citations, plus the chunk id."""
+class CitationOut(BaseModel):
+    """A numbered source of an answer (``[n]`` in the text), as the chat surfaces show it."""
 
     n: int
     document_id: str
@@ -133,6 +133,11 @@ class PassageOut(BaseModel):
     heading: str | None
     snippet: str
     score: float
+
+
+class PassageOut(CitationOut):
+    """A search result in the shape of the chat surface's citations, plus the chunk id."""
+
     chunk_id: str | None
 
     @classmethod

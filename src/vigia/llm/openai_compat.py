@@ -19,7 +19,15 @@ import httpcore
 
 from vigia.errors import UpstreamError
 from vigia.llm.prompt import chat_messages
-from vigia.llm.protocol import ModelEvent, ModelRequest, TextChunk, Usage
+from vigia.llm.protocol import (
+    Finish,
+    ModelEvent,
+    ModelRequest,
+    TextChunk,
+    ToolCallDelta,
+    ToolSpec,
+    Usage,
+)
 from vigia.llm.tokens import count_tokens
 
 
@@ -121,15 +129,25 @@ class OpenAIChatModel:
         }
         if stream:
             body["stream_options"] = {"include_usage": True}
+        if request.tools:
+            body["tools"] = [_tool_json(t) for t in request.tools]
+            if request.tool_choice is not None:
+                body["tool_choice"] = request.tool_choice
+            if request.parallel_tool_calls is not None:
+                body["parallel_tool_calls"] = request.parallel_tool_calls
+        if request.response_format is not None:
+            body["response_format"] = request.response_format
         return body
 
     def stream(self, request: ModelRequest) -> Iterator[ModelEvent]:
-        """Text chunks then one ``Usage``; streamed upstream only when the caller streams."""
+        """Text chunks and tool-call deltas, the finish reason, then one ``Usage``; streamed
+        upstream only when the caller streams."""
         if not request.incremental:
             yield from self._whole(request)
             return
         usage: Usage | None = None
         produced: list[str] = []
+        finish: str | None = None
         try:
             # Read to the end even after [DONE]: an unread body closes the pooled connection.
             for line in self.provider.stream_lines("/chat/completions", self._body(request, True)):
@@ -142,12 +160,20 @@ class OpenAIChatModel:
                 if chunk.get("usage"):
                     usage = _usage(chunk["usage"])
                 for choice in chunk.get("choices") or []:
-                    text = (choice.get("delta") or {}).get("content")
+                    delta = choice.get("delta") or {}
+                    text = delta.get("content")
                     if text:
                         produced.append(text)
                         yield TextChunk(text)
+                    for call in _items(delta.get("tool_calls")):
+                        piece = _call_delta(call)
+                        produced.append(piece.arguments)
+                        yield piece
+                    finish = choice.get("finish_reason") or finish
         except UPSTREAM_ERRORS as error:
             raise _translate(error) from error
+        if finish:
+            yield Finish(finish)
         yield usage or _estimate(request, "".join(produced))
 
     def _whole(self, request: ModelRequest) -> Iterator[ModelEvent]:
@@ -156,10 +182,19 @@ class OpenAIChatModel:
             data = self.provider.post("/chat/completions", self._body(request, False))
         except UPSTREAM_ERRORS as error:
             raise _translate(error) from error
-        choices = data.get("choices") or [{}]
-        text = (choices[0].get("message") or {}).get("content") or ""
+        choice = (data.get("choices") or [{}])[0]
+        message = choice.get("message") or {}
+        text = message.get("content") or ""
         yield TextChunk(text)
-        yield _usage(data["usage"]) if data.get("usage") else _estimate(request, text)
+        calls = [
+            _call_delta({**call, "index": i})
+            for i, call in enumerate(_items(message.get("tool_calls")))
+        ]
+        yield from calls
+        if choice.get("finish_reason"):
+            yield Finish(str(choice["finish_reason"]))
+        produced = text + "".join(c.arguments for c in calls)
+        yield _usage(data["usage"]) if data.get("usage") else _estimate(request, produced)
 
     def complete(self, request: ModelRequest) -> str:
         """The whole answer as one string (judges and lenses that need no streaming)."""
@@ -167,10 +202,38 @@ class OpenAIChatModel:
         return "".join(e.text for e in self.stream(whole) if isinstance(e, TextChunk))
 
 
+def _tool_json(tool: ToolSpec) -> dict[str, Any]:
+    function: dict[str, Any] = {"name": tool.name, "parameters": tool.parameters}
+    if tool.description:
+        function["description"] = tool.description
+    if tool.strict is not None:
+        function["strict"] = tool.strict
+    return {"type": "function", "function": function}
+
+
+def _items(raw: object) -> list[dict[str, Any]]:
+    """The dict items of a JSON list (anything else is ignored)."""
+    return [item for item in raw if isinstance(item, dict)] if isinstance(raw, list) else []
+
+
+def _call_delta(raw: dict[str, Any]) -> ToolCallDelta:
+    """One ``tool_calls`` item of a delta (or of a whole message) as a model event."""
+    function: dict[str, Any] = raw["function"] if isinstance(raw.get("function"), dict) else {}
+    index = raw.get("index")
+    return ToolCallDelta(
+        index=index if isinstance(index, int) else 0,
+        id=str(raw["id"]) if raw.get("id") else None,
+        name=str(function["name"]) if function.get("name") else None,
+        arguments=str(function.get("arguments") or ""),
+    )
+
+
 def _usage(raw: dict[str, Any]) -> Usage:
     return Usage(int(raw.get("prompt_tokens", 0)), int(raw.get("completion_tokens", 0)))
 
 
 def _estimate(request: ModelRequest, text: str) -> Usage:
-    prompt = sum(count_tokens(m["content"]) for m in chat_messages(request))
+    messages = chat_messages(request)
+    prompt = sum(count_tokens(m.get("content") or "") for m in messages)
+    prompt += sum(count_tokens(json.dumps(m["tool_calls"])) for m in messages if "tool_calls" in m)
     return Usage(prompt, count_tokens(text))

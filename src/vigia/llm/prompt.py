@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from vigia.llm.protocol import ModelRequest
+from typing import Any
+
+from vigia.llm.protocol import ChatMessage, ModelRequest, openai_tool_calls
 
 CITE_RULES = {
     "es": (
@@ -23,8 +25,29 @@ CITE_RULES = {
 }
 
 
-def chat_messages(request: ModelRequest) -> list[dict[str, str]]:
-    """System prompt (instructions, sources, citation rules), memory, then the message."""
+def _remembered(m: ChatMessage) -> dict[str, Any] | None:
+    """A message of an earlier exchange: its text only (their tool calls are not replayed)."""
+    if m.role == "tool" or not m.content:
+        return None
+    return {
+        "role": "assistant" if m.role in ("assistant", "operator") else "user",
+        "content": m.content,
+    }
+
+
+def _in_turn(m: ChatMessage) -> dict[str, Any]:
+    """A message of the current turn after the user's: tool calls and results as they are."""
+    if m.role == "tool":
+        return {"role": "tool", "tool_call_id": m.tool_call_id or "", "content": m.content}
+    out: dict[str, Any] = {"role": "assistant", "content": m.content or None}
+    if m.tool_calls:
+        out["tool_calls"] = openai_tool_calls(m.tool_calls)
+    return out
+
+
+def chat_messages(request: ModelRequest) -> list[dict[str, Any]]:
+    """System prompt (instructions, sources, citation rules), memory, the message, then the
+    turn's tool calls and results."""
     system = request.instructions.strip()
     if request.passages:
         blocks = []
@@ -34,9 +57,8 @@ def chat_messages(request: ModelRequest) -> list[dict[str, str]]:
         rules = CITE_RULES.get(request.language, CITE_RULES["es"])
         system += "\n\n" + rules.format(no_answer=request.no_answer)
         system += "\n\nFuentes:\n" + "\n\n".join(blocks)
-    messages = [{"role": "system", "content": system}] if system else []
-    for m in request.history:
-        role = "assistant" if m.role in ("assistant", "operator") else "user"
-        messages.append({"role": role, "content": m.content})
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    messages += [m for m in map(_remembered, request.history) if m is not None]
     messages.append({"role": "user", "content": request.message})
+    messages += [_in_turn(m) for m in request.continuation]
     return messages

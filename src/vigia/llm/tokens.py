@@ -15,8 +15,11 @@ def count_tokens(text: str) -> int:
 
 
 def prompt_tokens(request: ModelRequest) -> int:
-    """Tokens the request would take as a chat prompt (instructions, memory, passages)."""
+    """Tokens the request would take as a chat prompt (instructions, memory, passages, tools)."""
+    dialogue = [*request.history, *request.continuation]
     parts = [request.instructions, request.message]
-    parts += [m.content for m in request.history]
+    parts += [m.content for m in dialogue]
+    parts += [c.name + c.arguments for m in dialogue for c in m.tool_calls]
     parts += [p.text for p in request.passages]
-    return sum(count_tokens(p) for p in parts) + 4 * (len(request.history) + 2)
+    parts += [t.name + t.description + str(t.parameters) for t in request.tools]
+    return sum(count_tokens(p) for p in parts) + 4 * (len(dialogue) + 2)

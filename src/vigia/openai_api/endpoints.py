@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent
@@ -16,12 +17,13 @@ from vigia.engine.events import EngineEvent, TurnResult
 from vigia.engine.pipeline import execute, prepare
 from vigia.engine.turn import TurnRequest
 from vigia.errors import NotFound
-from vigia.llm.protocol import ChatMessage
+from vigia.llm.protocol import ChatMessage, ToolCall, ToolSpec
 from vigia.openai_api import wire
 from vigia.openai_api.schemas import (
     ChatCompletion,
     ChatCompletionChunk,
     ChatCompletionRequest,
+    ChatMessageIn,
     ModelList,
     ModelOut,
 )
@@ -78,24 +80,47 @@ def retrieve_model(model: str, key: ChatKey) -> ModelOut:
         return _model_out(session, agent, key)
 
 
+def _message(m: ChatMessageIn) -> ChatMessage:
+    calls = tuple(ToolCall(c.id, c.function.name, c.function.arguments) for c in m.tool_calls or [])
+    return ChatMessage(m.role, m.text(), calls, m.tool_call_id)
+
+
 def _turn_request(
     body: ChatCompletionRequest, key: KeyContext, agent_id: str, header_conversation: str | None
 ) -> TurnRequest:
+    """The turn: the last user message, the history before it, the tool calls and results
+    after it (the schema checked their order). Several messages before it are the history
+    to use; none means the stored one."""
     conversation_id = header_conversation or body.conversation_id
-    dialogue = [m for m in body.messages if m.role in ("user", "assistant")]
-    supplied = None
-    if len(dialogue) > 1:
-        supplied = [ChatMessage(m.role, m.text()) for m in dialogue[:-1]]
+    dialogue = [m for m in body.messages if m.role in ("user", "assistant", "tool")]
+    anchor = max(i for i, m in enumerate(dialogue) if m.role == "user")
+    earlier = [m for m in dialogue[:anchor] if m.role != "tool" and m.text()]
+    tools = [
+        ToolSpec(
+            t.function.name, t.function.description, t.function.parameters or {}, t.function.strict
+        )
+        for t in body.tools or []
+    ]
+    choice = body.tool_choice
     return TurnRequest(
         workspace_id=key.workspace_id,
         agent_id=agent_id,
-        message=body.messages[-1].text(),
+        message=dialogue[anchor].text(),
         channel="openai",
         key_id=key.key_id,
         env=key.env,
         conversation_id=conversation_id,
-        supplied_history=supplied,
+        supplied_history=[ChatMessage(m.role, m.text()) for m in earlier] if anchor else None,
         streamed=body.stream,
+        continuation=[_message(m) for m in dialogue[anchor + 1 :]],
+        tools=tools,
+        tool_choice=choice.model_dump() if isinstance(choice, BaseModel) else choice,
+        parallel_tool_calls=body.parallel_tool_calls,
+        response_format=(
+            body.response_format.model_dump(by_alias=True, exclude_none=True)
+            if body.response_format
+            else None
+        ),
     )
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from vigia.engine.schemas import TokenUsage
+from vigia.knowledge.schemas import CitationOut
 
 MAX_CONTENT_CHARS = 200_000
+MAX_SCHEMA_CHARS = 64_000
+MAX_ARGUMENT_CHARS = 100_000
+TOOL_NAME = r"^[a-zA-Z0-9_-]{1,64}$"
 
 
 class ContentPart(BaseModel):
@@ -18,12 +23,39 @@ class ContentPart(BaseModel):
     text: str | None = Field(default=None, max_length=MAX_CONTENT_CHARS)
 
 
+def _small_json(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    if value is not None and len(json.dumps(value)) > MAX_SCHEMA_CHARS:
+        raise ValueError(f"longer than {MAX_SCHEMA_CHARS} characters as JSON")
+    return value
+
+
+class FunctionCall(BaseModel):
+    """A function call as OpenAI writes it: the name and the arguments as JSON text."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(pattern=TOOL_NAME)
+    arguments: str = Field(default="", max_length=MAX_ARGUMENT_CHARS)
+
+
+class ToolCallIn(BaseModel):
+    """A tool call of an assistant message in the history a client sends."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str = Field(min_length=1, max_length=64)
+    type: Literal["function"] = "function"
+    function: FunctionCall
+
+
 class ChatMessageIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     role: Literal["system", "developer", "user", "assistant", "tool", "function"]
     content: str | list[ContentPart] | None = Field(default=None, max_length=MAX_CONTENT_CHARS)
     name: str | None = Field(default=None, max_length=128)
+    tool_calls: list[ToolCallIn] | None = Field(default=None, max_length=128)
+    tool_call_id: str | None = Field(default=None, min_length=1, max_length=64)
 
     def text(self) -> str:
         """The message's text; multimodal parts other than text are ignored."""
@@ -32,6 +64,55 @@ class ChatMessageIn(BaseModel):
         if isinstance(self.content, str):
             return self.content
         return "".join(p.text or "" for p in self.content if p.type == "text")
+
+
+class FunctionDefinition(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(pattern=TOOL_NAME)
+    description: str = Field(default="", max_length=4000)
+    parameters: dict[str, Any] | None = None
+    strict: bool | None = None
+
+    _parameters = field_validator("parameters")(_small_json)
+
+
+class ToolDefinition(BaseModel):
+    """A client tool: the model may ask for it, the client runs it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["function"]
+    function: FunctionDefinition
+
+
+class NamedFunction(BaseModel):
+    name: str = Field(pattern=TOOL_NAME)
+
+
+class NamedToolChoice(BaseModel):
+    type: Literal["function"]
+    function: NamedFunction
+
+
+class JsonSchemaFormat(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(min_length=1, max_length=64)
+    description: str | None = Field(default=None, max_length=4000)
+    schema_: dict[str, Any] | None = Field(default=None, alias="schema")
+    strict: bool | None = None
+
+    _schema = field_validator("schema_")(_small_json)
+
+
+class ResponseFormat(BaseModel):
+    """``text``, ``json_object`` or ``json_schema`` (passed to OpenAI-compatible upstreams)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["text", "json_object", "json_schema"]
+    json_schema: JsonSchemaFormat | None = None
 
 
 class StreamOptions(BaseModel):
@@ -51,20 +132,59 @@ class ChatCompletionRequest(BaseModel):
     stream_options: StreamOptions | None = None
     conversation_id: str | None = Field(default=None, min_length=1, max_length=64)
     user: Any = None
+    tools: list[ToolDefinition] | None = Field(default=None, max_length=128)
+    tool_choice: Literal["none", "auto", "required"] | NamedToolChoice | None = None
+    parallel_tool_calls: bool | None = None
+    response_format: ResponseFormat | None = None
 
     @field_validator("messages")
     @classmethod
-    def _last_is_user(cls, messages: list[ChatMessageIn]) -> list[ChatMessageIn]:
-        if messages[-1].role != "user":
-            raise ValueError("the last message must have role 'user'")
-        if not messages[-1].text().strip():
-            raise ValueError("the last user message is empty")
+    def _ends_the_dialogue(cls, messages: list[ChatMessageIn]) -> list[ChatMessageIn]:
+        check_turn(messages)
         return messages
+
+    @field_validator("tools")
+    @classmethod
+    def _unique_tools(cls, tools: list[ToolDefinition] | None) -> list[ToolDefinition] | None:
+        names = [t.function.name for t in tools or []]
+        if len(set(names)) != len(names):
+            raise ValueError("tool names must be unique")
+        return tools
 
     @property
     def slug(self) -> str:
         """The agent slug; a ``@draft`` suffix changes nothing (the key sets the env)."""
         return self.model.split("@", 1)[0].strip()
+
+
+def check_turn(messages: list[ChatMessageIn]) -> None:
+    """The dialogue ends with a user message, or with the results of the tool calls that
+    follow the last user message (every call answered, each result answering a call)."""
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    if not users:
+        raise ValueError("the messages need a user message")
+    anchor = users[-1]
+    if not messages[anchor].text().strip():
+        raise ValueError("the last user message is empty")
+    after = [m for m in messages[anchor + 1 :] if m.role not in ("system", "developer")]
+    if not after:
+        return
+    pending: set[str] = set()
+    for m in after:
+        if m.role == "assistant" and m.tool_calls and not pending:
+            pending = {c.id for c in m.tool_calls}
+        elif m.role == "tool" and m.tool_call_id in pending:
+            pending.discard(m.tool_call_id)
+        elif m.role == "tool":
+            raise ValueError(
+                "a 'tool' message must answer a call of the assistant message before it"
+            )
+        else:
+            raise ValueError(
+                "after the last user message only assistant tool calls and their results may follow"
+            )
+    if after[-1].role != "tool" or pending:
+        raise ValueError("every tool call of the assistant message needs a 'tool' result")
 
 
 def _absent_when_none(value: object) -> bool:
@@ -84,19 +204,6 @@ class ModelOut(BaseModel):
 class ModelList(BaseModel):
     object: Literal["list"] = "list"
     data: list[ModelOut]
-
-
-class CitationOut(BaseModel):
-    """A numbered source of the answer (``[n]`` in the text)."""
-
-    n: int
-    document_id: str
-    document: str
-    url: str | None
-    page: int | None
-    heading: str | None
-    snippet: str
-    score: float
 
 
 class Sherlock(BaseModel):
@@ -119,15 +226,34 @@ class Sherlock(BaseModel):
     budget_alert: Literal[True] | None = Field(default=None, exclude_if=_absent_when_none)
 
 
+FinishReason = Literal["stop", "length", "tool_calls"]
+
+
+class CalledFunction(BaseModel):
+    name: str
+    arguments: str
+
+
+class AssistantToolCall(BaseModel):
+    """A call of a client tool the model asks for (the client runs it)."""
+
+    id: str
+    type: Literal["function"] = "function"
+    function: CalledFunction
+
+
 class AssistantMessage(BaseModel):
+    """The answer; with client tool calls, ``content`` is null when the model said nothing."""
+
     role: Literal["assistant"] = "assistant"
-    content: str
+    content: str | None
+    tool_calls: list[AssistantToolCall] | None = Field(default=None, exclude_if=_absent_when_none)
 
 
 class Choice(BaseModel):
     index: int = 0
     message: AssistantMessage
-    finish_reason: Literal["stop"] = "stop"
+    finish_reason: FinishReason = "stop"
 
 
 class ChatCompletion(BaseModel):
@@ -142,15 +268,31 @@ class ChatCompletion(BaseModel):
     sherlock: Sherlock
 
 
+class FunctionCallDelta(BaseModel):
+    name: str | None = Field(default=None, exclude_if=_absent_when_none)
+    arguments: str
+
+
+class ToolCallDelta(BaseModel):
+    """A piece of a streamed tool call: ``id``, ``type`` and the name come first, then
+    the arguments (as OpenAI streams ``delta.tool_calls``)."""
+
+    index: int
+    id: str | None = Field(default=None, exclude_if=_absent_when_none)
+    type: Literal["function"] | None = Field(default=None, exclude_if=_absent_when_none)
+    function: FunctionCallDelta
+
+
 class Delta(BaseModel):
     role: Literal["assistant"] | None = Field(default=None, exclude_if=_absent_when_none)
     content: str | None = Field(default=None, exclude_if=_absent_when_none)
+    tool_calls: list[ToolCallDelta] | None = Field(default=None, exclude_if=_absent_when_none)
 
 
 class ChunkChoice(BaseModel):
     index: int = 0
     delta: Delta
-    finish_reason: Literal["stop"] | None = None
+    finish_reason: FinishReason | None = None
 
 
 class ChatCompletionChunk(BaseModel):

@@ -6,17 +6,22 @@ import secrets
 import time
 from collections.abc import Iterator
 
-from vigia.engine.events import EngineEvent, TextDelta, TurnResult
+from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.schemas import TokenUsage
+from vigia.llm.protocol import ToolCall
 from vigia.openai_api.schemas import (
     AssistantMessage,
+    AssistantToolCall,
+    CalledFunction,
     ChatCompletion,
     ChatCompletionChunk,
     Choice,
     ChunkChoice,
     CitationOut,
     Delta,
+    FunctionCallDelta,
     Sherlock,
+    ToolCallDelta,
 )
 from vigia.sse import sse_line
 
@@ -44,20 +49,48 @@ def sherlock_of(result: TurnResult) -> Sherlock:
     )
 
 
+def tool_calls_out(calls: list[ToolCall]) -> list[AssistantToolCall] | None:
+    if not calls:
+        return None
+    return [
+        AssistantToolCall(id=c.id, function=CalledFunction(name=c.name, arguments=c.arguments))
+        for c in calls
+    ]
+
+
 def completion(model: str, result: TurnResult) -> ChatCompletion:
     """The ``chat.completion`` object for a finished turn."""
+    message = AssistantMessage(
+        content=result.content if result.content or not result.tool_calls else None,
+        tool_calls=tool_calls_out(result.tool_calls),
+    )
     return ChatCompletion(
         id=completion_id(),
         created=int(time.time()),
         model=model,
-        choices=[Choice(message=AssistantMessage(content=result.content))],
+        choices=[Choice(message=message, finish_reason=result.finish_reason)],
         usage=usage_of(result),
         sherlock=sherlock_of(result),
     )
 
 
+def tool_call_deltas(calls: list[ToolCall]) -> Iterator[ToolCallDelta]:
+    """Each call as OpenAI streams it: id, type and name with empty arguments, then the
+    arguments."""
+    for index, call in enumerate(calls):
+        yield ToolCallDelta(
+            index=index,
+            id=call.id,
+            type="function",
+            function=FunctionCallDelta(name=call.name, arguments=""),
+        )
+        if call.arguments:
+            yield ToolCallDelta(index=index, function=FunctionCallDelta(arguments=call.arguments))
+
+
 def chunks(model: str, events: Iterator[EngineEvent], include_usage: bool) -> Iterator[str]:
-    """SSE lines: role chunk, a chunk per checked sentence, the final chunk, ``[DONE]``.
+    """SSE lines: role chunk, a chunk per checked sentence (then the client tool calls, if
+    the turn ends with them), the final chunk, ``[DONE]``.
 
     With ``include_usage`` every chunk has ``usage`` (null until the end) and a last chunk
     without choices repeats ``usage`` and ``sherlock``.
@@ -81,8 +114,13 @@ def chunks(model: str, events: Iterator[EngineEvent], include_usage: bool) -> It
             if event.text:
                 yield chunk([ChunkChoice(delta=Delta(content=event.text))])
             continue
+        if isinstance(event, ClientToolCalls):
+            for piece in tool_call_deltas(event.calls):
+                yield chunk([ChunkChoice(delta=Delta(tool_calls=[piece]))])
+            continue
         usage, sherlock = usage_of(event), sherlock_of(event)
-        yield chunk([ChunkChoice(delta=Delta(), finish_reason="stop")], usage, sherlock)
+        finish = ChunkChoice(delta=Delta(), finish_reason=event.finish_reason)
+        yield chunk([finish], usage, sherlock)
         if include_usage:
             yield chunk([], usage, sherlock)
     yield sse_line("[DONE]")

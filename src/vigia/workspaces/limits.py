@@ -1,4 +1,5 @@
-"""A workspace's limits as other packages read them: budget settings (every turn) and quota."""
+"""A workspace's limits as other packages read them: budget settings (every turn), quota and
+the hosts its agents' tools may call."""
 
 from __future__ import annotations
 
@@ -36,3 +37,9 @@ def decide_quota(session: Session, workspace_id: str) -> int:
     if quota is None:
         raise NotFound("workspace not found")
     return int(quota)
+
+
+def tool_hosts(session: Session, workspace_id: str) -> list[str]:
+    """The host entries the workspace's agent tools may call (``vigia.egress.HostPolicy``)."""
+    hosts = session.scalar(select(Workspace.tool_hosts).where(Workspace.id == workspace_id))
+    return list(hosts or [])

@@ -18,6 +18,8 @@ class Workspace(Base):
     budget_usd: Mapped[float | None] = mapped_column(default=None)
     budget_action: Mapped[str] = mapped_column(String(16), default="pause")
     decide_quota_tokens: Mapped[int] = mapped_column(default=1_000_000)
+    tool_hosts: Mapped[list[str]] = mapped_column(default=list)
+    """Hosts (names, ``*.`` suffixes, addresses or networks) agent tools may call."""
     created_at: Mapped[datetime] = created_column()
 
 

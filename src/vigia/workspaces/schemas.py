@@ -11,7 +11,7 @@ from vigia.workspaces.models import ApiKey
 
 
 class WorkspaceOut(BaseModel):
-    """A workspace with its monthly budget."""
+    """A workspace with its monthly budget and the hosts its agents' tools may call."""
 
     model_config = ConfigDict(from_attributes=True)
 
@@ -19,6 +19,8 @@ class WorkspaceOut(BaseModel):
     name: str
     budget_usd: float | None
     budget_action: str
+    tool_hosts: list[str]
+    """Hosts its agents' HTTP tools may call (names, ``*.`` suffixes, addresses, networks)."""
     created_at: Timestamp
 
 

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from vigia.config import get_settings
 from vigia.db.base import utcnow
+from vigia.egress import MAX_ENTRIES, normalize_entry
 from vigia.errors import Conflict, Invalid, NotFound
 from vigia.workspaces.auth import SCOPES
 from vigia.workspaces.keys import display_prefix, generate_key, hash_key
@@ -56,6 +57,19 @@ def set_budget(
         raise Invalid("budget must be zero or more")
     workspace.budget_usd = budget_usd
     workspace.budget_action = action
+    session.flush()
+    return workspace
+
+
+def set_tool_hosts(session: Session, workspace: Workspace, hosts: list[str]) -> Workspace:
+    """Sets the hosts the workspace's agent tools may call (docs/tools.md); [] allows none."""
+    if len(hosts) > MAX_ENTRIES:
+        raise Invalid(f"at most {MAX_ENTRIES} tool hosts")
+    try:
+        normalized = [normalize_entry(h) for h in hosts]
+    except ValueError as error:
+        raise Invalid(str(error)) from None
+    workspace.tool_hosts = list(dict.fromkeys(normalized))
     session.flush()
     return workspace
 

@@ -13,11 +13,12 @@ from typing import Any
 
 from vigia.db.base import utcnow
 from vigia.engine.citations import CitationMap
-from vigia.engine.cost import Meter
 from vigia.engine.events import TextDelta
 from vigia.engine.stages.input_guardrails import verdict_detail
 from vigia.engine.stages.output_guardrails import OutputChecker
 from vigia.engine.stages.sentences import SentenceBuffer
+from vigia.engine.stages.tool_setup import offered_tools
+from vigia.engine.stages.tools import ToolLoop
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import Turn
 from vigia.llm.protocol import Model, ModelRequest
@@ -37,6 +38,11 @@ def model_request(turn: Turn) -> ModelRequest:
         settings=config.model,
         language=config.language,
         incremental=turn.request.streamed,
+        continuation=turn.continuation,
+        tools=offered_tools(turn),
+        tool_choice=turn.request.tool_choice,
+        parallel_tool_calls=turn.request.parallel_tool_calls,
+        response_format=turn.request.response_format,
     )
 
 
@@ -46,9 +52,11 @@ class Generation:
     def __init__(self, turn: Turn, model: Model | None = None) -> None:
         self.turn = turn
         self.model = model or model_for(turn.config.model)
-        self.meter = Meter(self.model, model_request(turn))
         self.checker = OutputChecker(turn)
-        self.citations = CitationMap(turn.passages)
+        self.loop = ToolLoop(
+            turn, self.model, lambda: model_request(turn), self.checker.add_sources
+        )
+        self.citations = CitationMap(turn.passages, enabled=not turn.request.structured)
         self.status = "ok"
         self.content = ""
         self.record = StageRecord("generation", utcnow(), detail={"model": self.model.name})
@@ -70,7 +78,7 @@ class Generation:
 
     def _sentences(self) -> Generator[str]:
         buffer = SentenceBuffer()
-        for chunk in self.meter.stream():
+        for chunk in self.loop.stream():
             yield from buffer.feed(chunk.text)
         yield from buffer.flush()
 
@@ -92,10 +100,14 @@ class Generation:
         finally:
             sentences.close()
             total = (time.perf_counter() - started) * 1000
-            self.record.duration_ms = total - self.checks.duration_ms
+            self.record.duration_ms = total - self.checks.duration_ms - self.loop.tool_ms
+            self.record.detail.update(self.loop.detail())
             self.checks.detail = {"fired": self._fired}
-        if self.status == "blocked":
-            safe = self.turn.config.replies.safe_output
+        if self.status == "ok" and self.loop.limit_reached:
+            self.status = "tool_limit"
+        replies = self.turn.config.replies
+        safe = {"blocked": replies.safe_output, "tool_limit": replies.no_answer}.get(self.status)
+        if safe is not None:
             separator = " " if self.content and not self.content.endswith((" ", "\n")) else ""
             self.content += separator + safe
             yield TextDelta(separator + safe)

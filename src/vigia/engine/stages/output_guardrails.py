@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from vigia.engine.turn import Turn
 from vigia.guardrails.checks import OutputContext, check_reply, output_guardrails_active
 from vigia.guardrails.grounding import SupportIndex
@@ -25,6 +27,11 @@ class OutputChecker:
             replies=turn.config.replies.texts(),
         )
         self._index: SupportIndex | None = None
+
+    def add_sources(self, texts: list[str]) -> None:
+        """Tool results the reply may now rest on: grounding counts them as sources."""
+        self.context = replace(self.context, sources=(*self.context.sources, *texts))
+        self._index = None
 
     def _grounding_index(self) -> SupportIndex | None:
         if self.turn.config.guardrails.grounding == "off":

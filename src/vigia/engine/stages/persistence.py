@@ -18,6 +18,7 @@ from vigia.engine.events import TurnResult
 from vigia.engine.models import Run, RunStage
 from vigia.engine.stages.budget import settle
 from vigia.engine.turn import Turn
+from vigia.llm.protocol import ChatMessage
 from vigia.observability import report
 
 
@@ -66,6 +67,17 @@ def _write_run(session: Session, turn: Turn, run: dict[str, Any]) -> None:
         settle(session, turn.run_id)
 
 
+def _messages(turn: Turn, result: TurnResult) -> list[ChatMessage]:
+    """What the conversation gains, in order: the user's message and what the client sent
+    after it (unless already stored), the engine's tool calls and results, the answer (or
+    the client tool calls the turn ends with)."""
+    messages = [ChatMessage("user", turn.message)] if turn.unsaved is None else list(turn.unsaved)
+    messages += turn.produced
+    if result.content or result.tool_calls:
+        messages.append(ChatMessage("assistant", result.content, tuple(result.tool_calls)))
+    return messages
+
+
 def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
     """Stores the conversation turn and its run. A blocked input is never stored as a message."""
     request = turn.request
@@ -81,9 +93,7 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
         input_blocked = result.status == "blocked" and any(
             s.name == "input_guardrails" and s.outcome == "blocked" for s in turn.trace.stages
         )
-        messages = [] if input_blocked else [("user", request.message)]
-        if result.content and not input_blocked:
-            messages.append(("assistant", result.content))
+        messages = [] if input_blocked else _messages(turn, result)
         opened = (request.workspace_id, request.agent_id) if turn.new_conversation else None
         conversations.record_exchange(
             session, turn.conversation_id, messages, turn.run_id, open_for=opened
