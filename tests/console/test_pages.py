@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -257,3 +258,25 @@ def test_an_unreadable_upload_is_refused_and_stores_nothing(
     assert "Sin documentos." in refused.text
     with session_scope() as session:
         assert session.scalars(select(KnowledgeDocument)).all() == []
+
+
+def test_the_agent_form_edits_http_tools_as_json(client: TestClient, tenant: Tenant) -> None:
+    base, token = _owner(client, tenant)
+    tool = {
+        "name": "pedido",
+        "description": "Estado de un pedido",
+        "url": "https://api.example.com/pedidos/{id}",
+        "parameters": {"type": "object", "properties": {"id": {"type": "string"}}},
+    }
+    form = {"csrf": token, "name": "asistente", "tools": json.dumps([tool])}
+    saved = client.post(f"{base}/agents/{tenant.agent_slug}/draft", data=form)
+    assert saved.status_code == 200 and "pedidos/{id}" in saved.text
+    with session_scope() as session:
+        stored = session.scalars(select(Agent.draft)).one()["tools"]
+    assert [(t["name"], t["url"]) for t in stored] == [("pedido", tool["url"])]
+    broken = client.post(
+        f"{base}/agents/{tenant.agent_slug}/draft", data={**form, "tools": "[{not json"}
+    )
+    assert broken.status_code == 422 and "tools" in broken.text
+    with session_scope() as session:
+        assert session.scalars(select(Agent.draft)).one()["tools"] == stored

@@ -36,6 +36,24 @@ def topics_text(config: AgentConfig) -> str:
     )
 
 
+def tools_text(config: AgentConfig) -> str:
+    """The agent's HTTP tools as the form's JSON textarea shows them."""
+    tools = [tool.model_dump(mode="json", exclude_defaults=True) for tool in config.tools]
+    return json.dumps(tools, indent=2, ensure_ascii=False) if tools else ""
+
+
+def _tools(form: FormData) -> object:
+    """The tools textarea as JSON; text that is no JSON goes on as text, so validation
+    refuses it under the ``tools`` field."""
+    raw = text(form, "tools").strip()
+    if not raw:
+        return []
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
 def patch_from(form: FormData) -> AgentPatch:
     """The draft edit the form describes; raises ``ValidationError`` for bad values."""
     model = {
@@ -63,6 +81,7 @@ def patch_from(form: FormData) -> AgentPatch:
             "guardrails": guardrails,
             "replies": {r: text(form, f"reply_{r}") for r in REPLIES},
             "knowledge_bases": [v for v in form.getlist("knowledge_bases") if isinstance(v, str)],
+            "tools": _tools(form),
         }
     )
 

@@ -21,6 +21,7 @@ from vigia.console.agent_form import (
     draft_diff,
     patch_from,
     problems,
+    tools_text,
     topics_text,
 )
 from vigia.console.rendering import page
@@ -93,6 +94,7 @@ def _agent_page(
         agent=agent,
         draft=draft,
         topics=topics_text(draft),
+        tools=tools_text(draft),
         diff=draft_diff(published, draft) if agent.kind == "internal" else [],
         unpublished=published is None or published != draft,
         versions=agents.list_versions(db, agent.id),

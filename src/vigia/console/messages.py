@@ -95,6 +95,11 @@ _TEXTS: dict[str, tuple[str, str]] = {
     ),
     "agent.replies": ("Respuestas configuradas", "Configured replies"),
     "agent.knowledge": ("Bases de conocimiento", "Knowledge bases"),
+    "agent.tools": ("Herramientas", "Tools"),
+    "agent.tools_json": (
+        "Herramientas HTTP (JSON; los secretos van en variables de entorno)",
+        "HTTP tools (JSON; secrets stay in environment variables)",
+    ),
     "agent.save": ("Guardar borrador", "Save draft"),
     "guardrail.injection": ("Inyección de instrucciones", "Prompt injection"),
     "guardrail.length": ("Largo del mensaje", "Message length"),

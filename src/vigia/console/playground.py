@@ -21,7 +21,7 @@ from vigia.agents.service import AgentRow, find_agent_row
 from vigia.console.access import Configurer
 from vigia.console.responses import Checked
 from vigia.deps import Db
-from vigia.engine.events import EngineEvent, TextDelta, TurnResult
+from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.pipeline import execute, prepare
 from vigia.engine.turn import TurnRequest
 from vigia.errors import NotFound, VigiaError
@@ -51,6 +51,8 @@ def _event(event: TextDelta | TurnResult) -> dict[str, Any]:
 def _stream(events: Iterator[EngineEvent]) -> Iterator[str]:
     try:
         for event in events:
+            if isinstance(event, ClientToolCalls):
+                continue  # the playground declares no client tools: never asked for
             yield sse_line(_event(event))
     except VigiaError as error:
         yield sse_line({"type": "error", "detail": error.detail})
