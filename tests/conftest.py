@@ -29,9 +29,9 @@ from vigia.config import get_settings
 from vigia.db import session as db_session
 from vigia.db.migrate import upgrade
 from vigia.llm.mock_upstream import create_mock
+from vigia.users import throttle
 from vigia.workspaces import auth, ratelimit, revocation
 from vigia.workspaces.service import create_key, create_workspace
-from vigia.worlds import throttle
 
 ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
 _LOOPBACK = ("127.", "::1", "localhost")

@@ -28,9 +28,9 @@ from schemathesis.engine.recorder import ScenarioRecorder
 from tests.conftest import ADMIN_TOKEN, make_tenant
 from vigia.app import create_app
 from vigia.db.session import session_scope
+from vigia.users.service import create_user
 from vigia.worlds.catalog import add_world
 from vigia.worlds.indexer import index_world
-from vigia.worlds.users import create_user
 
 PAYROLL = Path(__file__).parent / "worlds" / "payroll"
 PASSWORD = "correct horse battery"

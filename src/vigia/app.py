@@ -7,6 +7,7 @@ from fastapi import FastAPI
 from vigia import __version__, http_errors
 from vigia.admin.endpoints import router as admin_router
 from vigia.body_limit import BodyLimitMiddleware
+from vigia.console import router as console
 from vigia.decide.endpoints import router as decide_router
 from vigia.evaluation.endpoints import router as evaluation_router
 from vigia.knowledge.endpoints import router as knowledge_router
@@ -22,7 +23,7 @@ from vigia.worlds.endpoints import router as worlds_router
 def create_app() -> FastAPI:
     """The whole Vigia HTTP service."""
     app = FastAPI(title="Vigia", version=__version__)
-    http_errors.install(app)
+    http_errors.install(app, pages=console.ERROR_PAGES)
     app.add_middleware(RequestTextMiddleware)
     app.add_middleware(BodyLimitMiddleware)  # bounds what the inner ones read
     app.add_middleware(SecurityHeadersMiddleware)  # the 413s get them too
@@ -34,6 +35,7 @@ def create_app() -> FastAPI:
     app.include_router(evaluation_router)
     app.include_router(worlds_router)
     app.include_router(operations_router)
+    console.mount(app)
     app.add_middleware(ObservabilityMiddleware)  # outermost: counts and ids every response
 
     @app.get("/healthz", include_in_schema=False)

@@ -20,8 +20,9 @@ from vigia.evaluation.cli import app as eval_app
 from vigia.evaluation.cli import export_promptfoo, publish_gated
 from vigia.knowledge.cli import app as knowledge_app
 from vigia.operations.cli import register as register_operations
+from vigia.users.cli import user_app
 from vigia.workspaces import service as workspaces
-from vigia.worlds.cli import user_app, world_app
+from vigia.worlds.cli import world_app
 
 app = typer.Typer(help="Vigia: a self-hosted AI agent platform.", no_args_is_help=True)
 workspace_app = typer.Typer(help="Workspaces and budgets", no_args_is_help=True)

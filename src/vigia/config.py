@@ -58,6 +58,7 @@ class Settings(BaseSettings):
     write_queue: int = Field(default=1000, ge=0, le=100_000)
     write_wait_s: float = Field(default=30.0, gt=0, le=600)
     session_ttl_hours: int = Field(default=12, ge=1)
+    session_idle_minutes: int = Field(default=120, ge=1)
     cookie_secure: bool = False
     metrics_public: bool = False
     """``GET /metrics`` without the admin token (for a scraper on a private network)."""
@@ -81,10 +82,14 @@ class Settings(BaseSettings):
         return f"sqlite:///{(self.data_dir / 'vigia.db').resolve()}"
 
     @property
+    def root_url(self) -> str:
+        """Where clients reach this server (``VIGIA_PUBLIC_BASE_URL`` or host and port)."""
+        return (self.public_base_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @property
     def base_url(self) -> str:
         """Where clients reach the OpenAI-compatible surface."""
-        root = self.public_base_url or f"http://{self.host}:{self.port}"
-        return root.rstrip("/") + "/v1"
+        return self.root_url + "/v1"
 
     def resolved_admin_token(self) -> str:
         """The admin token: from the environment, else one generated once into the data dir."""

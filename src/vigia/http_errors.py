@@ -7,10 +7,14 @@
 Middleware that answers before the routes (body limit, request text) renders with the same
 functions, so a refusal looks the same wherever it is decided. Saturation (write queue full,
 no database connection or lock in time) is a 503 with Retry-After in the same shapes.
+
+Paths a surface serves as pages (the console) render errors with that surface's own
+``PageRenderer`` instead.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
 
 from vigia.errors import Overloaded, VigiaError
 from vigia.observability import report
@@ -36,6 +41,10 @@ STATUS_CODES = {
     422: "invalid",
     429: "rate_limited",
 }
+
+
+PageRenderer = Callable[[Request, int, Any, Mapping[str, str]], Awaitable[Response]]
+"""Renders an error as a page: ``(request, status, detail, headers)``."""
 
 
 def surface_of(path: str) -> str:
@@ -164,12 +173,38 @@ async def _pool_timeout(request: Request, exc: Exception) -> JSONResponse:
     return await _vigia_error(request, busy)
 
 
-def install(app: FastAPI) -> None:
-    """Registers the handlers on ``app`` and documents the error shapes in its OpenAPI."""
-    app.add_exception_handler(VigiaError, _vigia_error)
+def install(app: FastAPI, pages: Mapping[str, PageRenderer] | None = None) -> None:
+    """Registers the handlers on ``app`` and documents the error shapes in its OpenAPI;
+    ``pages`` maps a path prefix to the renderer of its error pages."""
+    renderers = dict(pages or {})
+
+    def page_for(request: Request) -> PageRenderer | None:
+        path = request.url.path
+        return next((r for prefix, r in renderers.items() if path.startswith(prefix)), None)
+
+    async def vigia_error(request: Request, exc: Exception) -> Response:
+        page = page_for(request)
+        if page is not None and isinstance(exc, VigiaError):
+            return await page(request, exc.status, exc.detail, exc.headers)
+        return await _vigia_error(request, exc)
+
+    async def validation_error(request: Request, exc: Exception) -> Response:
+        page = page_for(request)
+        if page is not None and isinstance(exc, RequestValidationError):
+            return await page(request, 422, validation_summary(list(exc.errors())), {})
+        return await _validation_error(request, exc)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        page = page_for(request)
+        if page is not None and isinstance(exc, StarletteHTTPException):
+            headers = getattr(exc, "headers", None) or {}
+            return await page(request, exc.status_code, exc.detail, headers)
+        return await _http_error(request, exc)
+
+    app.add_exception_handler(VigiaError, vigia_error)
     app.add_exception_handler(PoolTimeout, _pool_timeout)
-    app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:

@@ -39,3 +39,26 @@ def test_demo_loads_its_sample_knowledge_once(data_dir: Path) -> None:
     assert isinstance(bases, list) and len(bases) == 1
     names = sorted(d["name"] for d in bases[0]["document_list"])
     assert names == sorted(p.name for p in SAMPLES.iterdir())
+
+
+def test_demo_prints_a_console_owner_whose_password_changes_each_run(data_dir: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from tests.console.helpers import csrf_of
+    from vigia.app import create_app
+
+    first = vigia("demo")
+    demo = vigia("demo")
+    assert demo["console_url"] == "http://127.0.0.1:8000/console"
+    assert demo["console_user"] == "demo" and demo["console_password"] != first["console_password"]
+    with TestClient(create_app()) as client:
+        token = csrf_of(client)
+        for password, status in ((first["console_password"], 401), (demo["console_password"], 303)):
+            response = client.post(
+                "/console/login",
+                data={"username": "demo", "password": str(password), "csrf": token},
+                follow_redirects=False,
+            )
+            assert response.status_code == status
+        agents = client.get(f"/console/w/{demo['workspace_id']}/agents")
+        assert "asistente-demo" in agents.text

@@ -13,7 +13,7 @@ from tests.conftest import Tenant, serve_in_thread
 from tests.foundation.helpers import ADMIN
 from vigia.db.session import session_scope
 from vigia.llm.mock_upstream import create_mock
-from vigia.worlds.users import create_user
+from vigia.users.service import create_user
 
 EXPECTED = {
     "x-content-type-options": "nosniff",

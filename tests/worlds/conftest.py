@@ -9,10 +9,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from vigia.db.session import session_scope
+from vigia.users.service import create_user
 from vigia.worlds import embedding
 from vigia.worlds.catalog import add_world
 from vigia.worlds.indexer import IndexReport, index_world
-from vigia.worlds.users import create_user
 
 PAYROLL = Path(__file__).parent / "payroll"
 CICS = Path(__file__).parent / "cics"

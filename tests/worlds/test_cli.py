@@ -10,7 +10,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tests.worlds.conftest import PAYROLL
-from vigia.worlds.cli import PLAIN_STEPS, IndexProgress, user_app, world_app
+from vigia.users.cli import user_app
+from vigia.worlds.cli import PLAIN_STEPS, IndexProgress, world_app
 
 
 def test_user_create_world_add_and_index_print_one_json_object() -> None:

@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 
 from tests.worlds.conftest import PASSWORD
 from vigia.config import get_settings
-from vigia.worlds import throttle, users
+from vigia.users import service as users
+from vigia.users import throttle
 
 WRONG = "wrong-password"
 

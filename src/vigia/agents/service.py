@@ -158,3 +158,14 @@ def resolve(session: Session, agent: AgentRow, env: str) -> ResolvedAgent:
         )
     config = _version_config(session, agent, agent.published_version)
     return ResolvedAgent(agent, config, agent.published_version, "production")
+
+
+def list_versions(session: Session, agent_id: str) -> list[AgentVersion]:
+    """Every published version of the agent, newest first."""
+    return list(
+        session.scalars(
+            select(AgentVersion)
+            .where(AgentVersion.agent_id == agent_id)
+            .order_by(AgentVersion.number.desc())
+        )
+    )

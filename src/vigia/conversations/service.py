@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from vigia.conversations.models import Conversation, Message
@@ -25,6 +26,59 @@ def get_conversation(session: Session, workspace_id: str, conversation_id: str) 
     if row is None or row.workspace_id != workspace_id:
         raise NotFound("conversation not found")
     return row
+
+
+@dataclass(frozen=True)
+class ConversationSummary:
+    """A conversation as listings show it: how many messages, and the last one."""
+
+    conversation: Conversation
+    messages: int
+    last_message: Message | None
+
+    @property
+    def last_at(self) -> datetime:
+        last = self.last_message
+        return last.created_at if last is not None else self.conversation.updated_at
+
+
+def list_conversations(
+    session: Session,
+    workspace_id: str,
+    *,
+    agent_id: str | None = None,
+    handoff: bool | None = None,
+    limit: int = 100,
+) -> list[ConversationSummary]:
+    """The workspace's conversations, most recent message first, optionally of one agent or
+    only those a person holds (``handoff``) or not."""
+    scope = select(Conversation.id).where(Conversation.workspace_id == workspace_id)
+    stats = (
+        select(
+            Message.conversation_id,
+            func.count().label("n"),
+            func.max(Message.id).label("last_id"),
+        )
+        .where(Message.conversation_id.in_(scope))
+        .group_by(Message.conversation_id)
+        .subquery()
+    )
+    last = select(Message.created_at).where(Message.id == stats.c.last_id).scalar_subquery()
+    query = (
+        select(Conversation, stats.c.n, stats.c.last_id)
+        .outerjoin(stats, stats.c.conversation_id == Conversation.id)
+        .where(Conversation.workspace_id == workspace_id)
+        .order_by(func.coalesce(last, Conversation.updated_at).desc(), Conversation.id)
+        .limit(limit)
+    )
+    if agent_id is not None:
+        query = query.where(Conversation.agent_id == agent_id)
+    if handoff is not None:
+        query = query.where(Conversation.handoff.is_(handoff))
+    rows = session.execute(query).all()
+    last_ids = [row.last_id for row in rows if row.last_id is not None]
+    lasts = {m.id: m for m in session.scalars(select(Message).where(Message.id.in_(last_ids)))}
+    return [ConversationSummary(row[0], row.n or 0, lasts.get(row.last_id)) for row in rows]
 
 
 def history(session: Session, conversation_id: str, turns: int) -> list[ChatMessage]:

@@ -8,6 +8,7 @@ from vigia.evals import models as evals_models
 from vigia.knowledge import models as knowledge_models
 from vigia.review import models as review_models
 from vigia.search import models as search_models
+from vigia.users import models as users_models
 from vigia.workspaces import models as workspaces_models
 from vigia.worlds import models as worlds_models
 
@@ -20,6 +21,7 @@ __all__ = [
     "knowledge_models",
     "review_models",
     "search_models",
+    "users_models",
     "workspaces_models",
     "worlds_models",
 ]

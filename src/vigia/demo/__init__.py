@@ -1,4 +1,5 @@
-"""The demo workspace created by ``vigia demo``: one agent, every guardrail on, fresh keys.
+"""The demo workspace created by ``vigia demo``: one agent, every guardrail on, fresh keys,
+and a console owner (user ``demo``) whose password is new on every run.
 
 The agent's knowledge is the sample documents shipped beside this module (Spanish, about
 Vigia itself: Markdown and one PDF), loaded once; ``sample_question`` is answered by them.
@@ -6,6 +7,7 @@ Vigia itself: Markdown and one PDF), loaded once; ``sample_question`` is answere
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,8 @@ from vigia.agents.schemas import AgentConfig, AgentCreate
 from vigia.config import get_settings
 from vigia.errors import NotFound
 from vigia.knowledge import service as knowledge
+from vigia.users import roles
+from vigia.users import service as users
 from vigia.workspaces import service as workspaces
 
 WORKSPACE = "demo"
@@ -28,6 +32,7 @@ INSTRUCTIONS = (
     "mensaje de entrada y cada frase de la respuesta antes de enviarla."
 )
 SAMPLES = Path(__file__).parent / "knowledge"
+CONSOLE_USER = "demo"
 SAMPLE_QUESTION = "¿Qué versión del agente usan las claves de borrador?"
 
 
@@ -40,6 +45,18 @@ def _load_samples(session: Session, workspace: workspaces.Workspace, agent: Any)
         if path.suffix in (".md", ".pdf"):
             knowledge.add_document(session, kb, path.name, path.read_bytes())
     agents.publish(session, agent)
+
+
+def _console_owner(session: Session, workspace: workspaces.Workspace) -> str:
+    """The demo's console owner, with a fresh password (like the keys, printed each time)."""
+    password = secrets.token_urlsafe(12)
+    user = users.find_user(session, CONSOLE_USER)
+    if user is None:
+        user = users.create_user(session, CONSOLE_USER, password)
+    else:
+        users.set_password(session, user, password)
+    roles.grant(session, user.id, workspace.id, "owner")
+    return password
 
 
 def ensure_demo(session: Session) -> dict[str, Any]:
@@ -58,6 +75,7 @@ def ensure_demo(session: Session) -> dict[str, Any]:
     scopes = ["chat", "decide", "guardrails:review"]
     production = workspaces.create_key(session, workspace, scopes=scopes, name="demo production")
     draft = workspaces.create_key(session, workspace, env="draft", scopes=scopes, name="demo draft")
+    password = _console_owner(session, workspace)
     settings = get_settings()
     return {
         "base_url": settings.base_url,
@@ -68,4 +86,7 @@ def ensure_demo(session: Session) -> dict[str, Any]:
         "draft_key": draft.secret,
         "admin_token": settings.resolved_admin_token(),
         "sample_question": SAMPLE_QUESTION,
+        "console_url": settings.root_url + "/console",
+        "console_user": CONSOLE_USER,
+        "console_password": password,
     }

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from vigia.db.session import write_scope
 from vigia.errors import Conflict, NotFound
+from vigia.users.service import User
 from vigia.worlds import conversations, personal
 from vigia.worlds.catalog import resolve_scope
 from vigia.worlds.followup import context_names
@@ -23,7 +24,7 @@ from vigia.worlds.lenses.impact import run_impact
 from vigia.worlds.lenses.qa import run_qa
 from vigia.worlds.lenses.router import Route, choose_lens
 from vigia.worlds.lenses.troubleshoot import run_troubleshoot
-from vigia.worlds.models import World, WorldConversation, WorldUser
+from vigia.worlds.models import World, WorldConversation
 from vigia.worlds.names import query_terms
 from vigia.worlds.prose import rewrite
 from vigia.worlds.retrieval import in_scope
@@ -67,7 +68,7 @@ def knowledge_world(session: Session, version: str) -> World:
     return world
 
 
-def prepare(session: Session, user: WorldUser, request: ChatRequest) -> Prepared:
+def prepare(session: Session, user: User, request: ChatRequest) -> Prepared:
     """Validates world, scope and conversation (404, 409, 422, 403) before the turn runs."""
     world = (
         knowledge_world(session, request.version)
@@ -139,7 +140,7 @@ def _deltas(text: str) -> Iterator[str]:
 
 
 def turn_events(
-    session: Session, user: WorldUser, request: ChatRequest, prepared: Prepared
+    session: Session, user: User, request: ChatRequest, prepared: Prepared
 ) -> Iterator[TurnEvent]:
     """Runs one turn, yielding ``node``, ``answer_delta`` and a final ``answer`` event.
 

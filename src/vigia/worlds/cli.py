@@ -1,4 +1,4 @@
-"""`vigia world …` and `vigia user …` commands (CLI.md: add, index, user create)."""
+"""`vigia world …` commands (CLI.md: add, index)."""
 
 from __future__ import annotations
 
@@ -19,19 +19,11 @@ from rich.progress import (
 from vigia.cli_output import emit, fail, in_session
 from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
-from vigia.errors import Invalid, VigiaError
+from vigia.errors import VigiaError
 from vigia.worlds.catalog import add_world, get_world, list_worlds
 from vigia.worlds.indexer import index_world
-from vigia.worlds.users import create_user
 
 world_app = typer.Typer(help="Document worlds", no_args_is_help=True)
-user_app = typer.Typer(help="Users of the worlds surface", no_args_is_help=True)
-
-
-@user_app.callback()
-def _users() -> None:
-    """Users of the worlds surface (log in with POST /auth/login)."""
-
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
 
@@ -135,19 +127,3 @@ def world_list(as_json: JsonFlag = False) -> None:
         for w in in_session(as_json, list_worlds)
     ]
     emit({"worlds": worlds}, as_json, "\n".join(f"{w['id']}\t{w['path']}" for w in worlds))
-
-
-@user_app.command("create")
-def user_create(
-    name: Annotated[str, typer.Argument(metavar="NAME")],
-    password_stdin: Annotated[
-        bool, typer.Option("--password-stdin", help="Read the password from stdin")
-    ] = False,
-    as_json: JsonFlag = False,
-) -> None:
-    """Creates a user; the password is read from stdin (first line)."""
-    if not password_stdin:
-        fail(Invalid("pass the password on stdin with --password-stdin"), as_json)
-    password = sys.stdin.readline().rstrip("\r\n")
-    user = in_session(as_json, lambda session: create_user(session, name, password))
-    emit({"id": user.id, "name": user.name}, as_json, f"user {user.name} created")

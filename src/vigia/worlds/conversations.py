@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 
 from vigia.db.base import utcnow
 from vigia.errors import Forbidden, Invalid, NotFound
-from vigia.worlds.models import WorldConversation, WorldMessage, WorldUser
-from vigia.worlds.users import find_user
+from vigia.users.service import User, find_user, get_user
+from vigia.worlds.models import WorldConversation, WorldMessage
 
 MAX_TITLE = 120
 READ_ONLY = "a received share is read-only"
@@ -26,14 +26,14 @@ def title_from(message: str) -> str:
     return (first[: MAX_TITLE - 1] + "…") if len(first) > MAX_TITLE else (first or "Conversation")
 
 
-def create(session: Session, user: WorldUser, world_id: str, title: str) -> WorldConversation:
+def create(session: Session, user: User, world_id: str, title: str) -> WorldConversation:
     conversation = WorldConversation(owner_id=user.id, world_id=world_id, title=title)
     session.add(conversation)
     session.flush()
     return conversation
 
 
-def visible(session: Session, user: WorldUser, cid: int) -> WorldConversation:
+def visible(session: Session, user: User, cid: int) -> WorldConversation:
     """The user's conversation or share wrapper ``cid``; 404 for anyone else's."""
     conversation = session.get(WorldConversation, cid)
     if conversation is None or conversation.owner_id != user.id:
@@ -41,7 +41,7 @@ def visible(session: Session, user: WorldUser, cid: int) -> WorldConversation:
     return conversation
 
 
-def writable(session: Session, user: WorldUser, cid: int) -> WorldConversation:
+def writable(session: Session, user: User, cid: int) -> WorldConversation:
     """A conversation the user may append to (403 for a received share)."""
     conversation = visible(session, user, cid)
     if conversation.origin == "received_share":
@@ -63,11 +63,11 @@ def sharer(session: Session, conversation: WorldConversation) -> str | None:
     if conversation.source_id is None:
         return None
     original = source_of(session, conversation)
-    owner = session.get(WorldUser, original.owner_id)
+    owner = get_user(session, original.owner_id)
     return owner.name if owner else None
 
 
-def list_for(session: Session, user: WorldUser) -> list[WorldConversation]:
+def list_for(session: Session, user: User) -> list[WorldConversation]:
     """Own conversations and received shares, pinned first, most recent first."""
     rows = list(
         session.scalars(select(WorldConversation).where(WorldConversation.owner_id == user.id))
@@ -103,7 +103,7 @@ def append(
     return message
 
 
-def rename(session: Session, user: WorldUser, cid: int, title: str) -> WorldConversation:
+def rename(session: Session, user: User, cid: int, title: str) -> WorldConversation:
     conversation = visible(session, user, cid)
     if conversation.origin == "received_share":
         raise Forbidden(f"{READ_ONLY}: only its owner can rename it")
@@ -117,14 +117,14 @@ def rename(session: Session, user: WorldUser, cid: int, title: str) -> WorldConv
     return conversation
 
 
-def pin(session: Session, user: WorldUser, cid: int, pinned: bool) -> WorldConversation:
+def pin(session: Session, user: User, cid: int, pinned: bool) -> WorldConversation:
     conversation = visible(session, user, cid)
     conversation.pinned = pinned
     session.flush()
     return conversation
 
 
-def delete(session: Session, user: WorldUser, cid: int) -> int:
+def delete(session: Session, user: User, cid: int) -> int:
     """Deletes an own conversation (and the wrappers shared from it) or a received wrapper."""
     visible(session, user, cid)
     session.execute(sa_delete(WorldConversation).where(WorldConversation.source_id == cid))
@@ -134,7 +134,7 @@ def delete(session: Session, user: WorldUser, cid: int) -> int:
     return cid
 
 
-def share(session: Session, user: WorldUser, cid: int, username: str) -> WorldConversation:
+def share(session: Session, user: User, cid: int, username: str) -> WorldConversation:
     """Shares an own conversation with ``username``; returns the recipient's wrapper."""
     conversation = visible(session, user, cid)
     if conversation.origin == "received_share":
@@ -163,7 +163,7 @@ def share(session: Session, user: WorldUser, cid: int, username: str) -> WorldCo
     return wrapper
 
 
-def unshare(session: Session, user: WorldUser, cid: int, username: str) -> None:
+def unshare(session: Session, user: User, cid: int, username: str) -> None:
     """Withdraws a share (404 when there is none)."""
     visible(session, user, cid)
     recipient = find_user(session, username)

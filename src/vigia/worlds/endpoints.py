@@ -10,15 +10,17 @@ from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, Up
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
-from vigia.config import get_settings
 from vigia.db.session import session_scope
 from vigia.deps import Db, WriteSlot
 from vigia.errors import Unauthorized, VigiaError
 from vigia.fields import RowId
+from vigia.session_cookie import clear_session_cookie, set_session_cookie
 from vigia.sse import event_stream_response, sse_line
-from vigia.worlds import conversations, personal, users
+from vigia.users import service as users
+from vigia.users.service import User
+from vigia.worlds import conversations, personal
 from vigia.worlds.chat import prepare, run_lens, turn_events
-from vigia.worlds.models import WorldConversation, WorldUser
+from vigia.worlds.models import WorldConversation
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
     MAX_SCOPE_PATHS,
@@ -55,14 +57,14 @@ from vigia.worlds.schemas import (
 router = APIRouter(tags=["worlds"])
 
 
-def current_user(request: Request) -> WorldUser:
+def current_user(request: Request) -> User:
     """The logged-in user of the ``sherpa_session`` cookie, or 401 (a short session of its
     own: the connection is free again before a chat turn's long work)."""
     with session_scope() as session:
         return users.user_for_token(session, request.cookies.get(users.COOKIE))
 
 
-CurrentUser = Annotated[WorldUser, Depends(current_user)]
+CurrentUser = Annotated[User, Depends(current_user)]
 
 
 @router.post("/auth/login")
@@ -71,27 +73,18 @@ def login(body: LoginRequest, request: Request, response: Response, session: Db)
     with a capped backoff (429 with ``Retry-After``)."""
     address = request.client.host if request.client else "unknown"
     user, token = users.login(session, body.username, body.password, address)
-    settings = get_settings()
-    response.set_cookie(
-        users.COOKIE,
-        token,
-        max_age=settings.session_ttl_hours * 3600,
-        httponly=True,
-        samesite="lax",
-        secure=settings.cookie_secure,
-        path="/",
-    )
+    set_session_cookie(response, users.COOKIE, token)
     return LoginOut(id=user.id, name=user.name)
 
 
 @router.post("/auth/logout")
 def logout(request: Request, response: Response, session: Db) -> DoneOut:
     users.logout(session, request.cookies.get(users.COOKIE))
-    response.delete_cookie(users.COOKIE, path="/", httponly=True, samesite="lax")
+    clear_session_cookie(response, users.COOKIE)
     return DoneOut()
 
 
-def _drain(user: WorldUser, body: ChatRequest) -> ChatEnvelope:
+def _drain(user: User, body: ChatRequest) -> ChatEnvelope:
     with session_scope() as session:
         answers = [
             event
@@ -136,7 +129,7 @@ def chat_stream(
     def events() -> Iterator[str]:
         try:
             with session_scope() as own:
-                owner = own.get(WorldUser, user_id)
+                owner = users.get_user(own, user_id)
                 if owner is None:
                     raise Unauthorized("not logged in")
                 for event in turn_events(own, owner, body, prepare(own, owner, body)):

@@ -1,4 +1,7 @@
-"""Tables of the worlds surface: users, sessions, worlds, the code graph, conversations."""
+"""Tables of the worlds surface: worlds, the code graph, conversations, personal files.
+
+Its users and their sessions are the ``users`` domain's (``world_users``, ``world_sessions``).
+"""
 
 from __future__ import annotations
 
@@ -8,30 +11,7 @@ from typing import Any
 from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from vigia.db.base import Base, created_column, id_column, utcnow
-
-
-class WorldUser(Base):
-    """A person who logs in to the worlds surface (created with ``vigia user create``)."""
-
-    __tablename__ = "world_users"
-
-    id: Mapped[str] = id_column()
-    name: Mapped[str] = mapped_column(String(64), unique=True)
-    password_hash: Mapped[str] = mapped_column(String(255))
-    created_at: Mapped[datetime] = created_column()
-
-
-class WorldSession(Base):
-    """A login: the cookie holds the token, the table only its SHA-256."""
-
-    __tablename__ = "world_sessions"
-    __table_args__ = (Index("ix_world_sessions_user", "user_id"),)
-
-    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    user_id: Mapped[str] = mapped_column(ForeignKey("world_users.id", ondelete="CASCADE"))
-    created_at: Mapped[datetime] = created_column()
-    expires_at: Mapped[datetime] = mapped_column()
+from vigia.db.base import Base, created_column, utcnow
 
 
 class World(Base):

@@ -15,8 +15,9 @@ from vigia.config import get_settings
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge, UnsupportedMedia
 from vigia.fields import has_control_characters
 from vigia.private_files import private_dir
+from vigia.users.service import User
 from vigia.worlds.catalog import normalise_scope_path
-from vigia.worlds.models import PersonalFile, WorldUser
+from vigia.worlds.models import PersonalFile
 from vigia.worlds.names import line_score
 from vigia.worlds.schemas import PersonalHit
 
@@ -26,12 +27,12 @@ MAX_HITS = 8
 MAX_PATH_CHARS = 255
 
 
-def user_root(user: WorldUser) -> Path:
+def user_root(user: User) -> Path:
     """The user's own folder (named by id, never by anything from a request)."""
     return get_settings().data_dir / "worlds" / "personal" / user.id
 
 
-def _target(user: WorldUser, rel_path: str) -> Path:
+def _target(user: User, rel_path: str) -> Path:
     root = user_root(user).resolve()
     target = (root / rel_path).resolve()
     if root not in target.parents:
@@ -39,7 +40,7 @@ def _target(user: WorldUser, rel_path: str) -> Path:
     return target
 
 
-def upload(session: Session, user: WorldUser, name: str, data: bytes) -> PersonalFile:
+def upload(session: Session, user: User, name: str, data: bytes) -> PersonalFile:
     """Stores a UTF-8 text file for ``user`` (replacing one of the same name)."""
     rel_path = _checked_name(name)
     if len(data) > MAX_FILE_BYTES:
@@ -77,7 +78,7 @@ def _checked_name(name: str) -> str:
     return rel_path
 
 
-def _write(user: WorldUser, rel_path: str, data: bytes) -> None:
+def _write(user: User, rel_path: str, data: bytes) -> None:
     """Writes the file atomically (a temporary file beside it, then a rename); 409 when the
     name is taken by a folder, or a folder on its way is a file. Leaves nothing behind."""
     root = user_root(user).resolve()
@@ -103,7 +104,7 @@ def _write(user: WorldUser, rel_path: str, data: bytes) -> None:
         Path(temporary).unlink(missing_ok=True)
 
 
-def list_files(session: Session, user: WorldUser) -> list[PersonalFile]:
+def list_files(session: Session, user: User) -> list[PersonalFile]:
     return list(
         session.scalars(
             select(PersonalFile)
@@ -113,7 +114,7 @@ def list_files(session: Session, user: WorldUser) -> list[PersonalFile]:
     )
 
 
-def remove(session: Session, user: WorldUser, name: str) -> None:
+def remove(session: Session, user: User, name: str) -> None:
     rel_path = normalise_scope_path(name)
     record = session.scalar(
         select(PersonalFile).where(
@@ -129,7 +130,7 @@ def remove(session: Session, user: WorldUser, name: str) -> None:
     _prune_empty_folders(user, target)
 
 
-def _prune_empty_folders(user: WorldUser, target: Path) -> None:
+def _prune_empty_folders(user: User, target: Path) -> None:
     """Removes the folders a deleted file leaves empty, so a file may take their name."""
     root = user_root(user).resolve()
     for parent in target.parents:
@@ -141,7 +142,7 @@ def _prune_empty_folders(user: WorldUser, target: Path) -> None:
             return
 
 
-def grep(session: Session, user: WorldUser, terms: list[str]) -> list[PersonalHit]:
+def grep(session: Session, user: User, terms: list[str]) -> list[PersonalHit]:
     """Lines of the user's own files holding the most query terms, best first."""
     if not terms:
         return []

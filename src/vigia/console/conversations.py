@@ -1,0 +1,171 @@
+"""Conversaciones (filter by agent and status; a transcript with each turn's run trace) and
+Bandeja, the operator inbox: conversations a person holds, newest first, answered and
+released from there. The inbox list and the open transcript refresh themselves (htmx)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi import Form as Field
+from sqlalchemy.orm import Session
+from starlette.responses import Response
+
+from vigia.agents import service as agents
+from vigia.console.access import Access, ConversationReader, Operator
+from vigia.console.rendering import page
+from vigia.console.responses import Checked, see_other
+from vigia.conversations import service as conversations
+from vigia.conversations.models import Conversation
+from vigia.deps import Db
+from vigia.engine.runs import run_view
+from vigia.engine.schemas import RunOut
+from vigia.errors import NotFound
+
+router = APIRouter(prefix="/console/w/{ws}", include_in_schema=False)
+Status = Literal["all", "handoff", "agent"]
+
+
+def _slugs(db: Session, access: Access) -> dict[str, str]:
+    return {a.id: a.slug for a in agents.list_agents(db, access.workspace.id)}
+
+
+@router.get("/conversations")
+def conversation_list(
+    request: Request, access: ConversationReader, db: Db, agent: str = "", status: Status = "all"
+) -> Response:
+    slugs = _slugs(db, access)
+    agent_id = next((i for i, s in slugs.items() if s == agent), None)
+    if agent and agent_id is None:
+        raise NotFound(f"agent '{agent}' not found")
+    handoff = {"all": None, "handoff": True, "agent": False}[status]
+    rows = conversations.list_conversations(
+        db, access.workspace.id, agent_id=agent_id, handoff=handoff
+    )
+    return page(
+        request,
+        "conversations.html",
+        access=access,
+        section="conversations",
+        rows=rows,
+        slugs=slugs,
+        agent=agent,
+        filter_status=status,
+    )
+
+
+def _runs(db: Session, access: Access, conversation: Conversation) -> dict[str, RunOut]:
+    ids = {m.run_id for m in conversations.messages(db, conversation.id) if m.run_id}
+    return {run_id: run_view(db, run_id, access.workspace.id) for run_id in ids}
+
+
+def _transcript(db: Session, access: Access, conversation_id: str) -> dict[str, Any]:
+    conversation = conversations.get_conversation(db, access.workspace.id, conversation_id)
+    return {
+        "conversation": conversation,
+        "messages": conversations.messages(db, conversation.id),
+        "runs": _runs(db, access, conversation),
+        "slug": _slugs(db, access).get(conversation.agent_id, ""),
+    }
+
+
+@router.get("/conversations/{conversation_id}")
+def conversation_page(
+    request: Request, conversation_id: str, access: ConversationReader, db: Db
+) -> Response:
+    return page(
+        request,
+        "conversation.html",
+        access=access,
+        section="conversations",
+        back="conversations",
+        **_transcript(db, access, conversation_id),
+    )
+
+
+@router.get("/conversations/{conversation_id}/messages")
+def transcript_fragment(
+    request: Request, conversation_id: str, access: ConversationReader, db: Db
+) -> Response:
+    """The transcript alone (the inbox refreshes it)."""
+    return page(
+        request,
+        "transcript_fragment.html",
+        access=access,
+        **_transcript(db, access, conversation_id),
+    )
+
+
+def _back(access: Access, conversation_id: str, back: str) -> str:
+    if back == "inbox":
+        return f"{access.base}/inbox?c={conversation_id}"
+    return f"{access.base}/conversations/{conversation_id}"
+
+
+@router.post("/conversations/{conversation_id}/handoff", dependencies=Checked)
+def take_over(conversation_id: str, access: Operator, db: Db) -> Response:
+    """A person takes the conversation: the agent stops answering it."""
+    row = conversations.get_conversation(db, access.workspace.id, conversation_id)
+    conversations.set_handoff(db, row, True)
+    return see_other(_back(access, conversation_id, "inbox"))
+
+
+@router.post("/conversations/{conversation_id}/release", dependencies=Checked)
+def release(
+    conversation_id: str,
+    access: Operator,
+    db: Db,
+    back: Annotated[str, Field(max_length=20)] = "conversation",
+) -> Response:
+    """The agent answers the conversation again."""
+    row = conversations.get_conversation(db, access.workspace.id, conversation_id)
+    conversations.set_handoff(db, row, False)
+    target = f"{access.base}/inbox" if back == "inbox" else _back(access, conversation_id, back)
+    return see_other(target)
+
+
+@router.post("/conversations/{conversation_id}/reply", dependencies=Checked)
+def reply(
+    conversation_id: str,
+    access: Operator,
+    db: Db,
+    content: Annotated[str, Field(min_length=1, max_length=20_000)],
+    back: Annotated[str, Field(max_length=20)] = "inbox",
+) -> Response:
+    """An operator's reply, stored in the conversation (the client reads it from there)."""
+    row = conversations.get_conversation(db, access.workspace.id, conversation_id)
+    conversations.add_message(db, row, "operator", content)
+    return see_other(_back(access, conversation_id, back))
+
+
+def _inbox_rows(db: Session, access: Access) -> list[conversations.ConversationSummary]:
+    return conversations.list_conversations(db, access.workspace.id, handoff=True)
+
+
+@router.get("/inbox")
+def inbox(request: Request, access: ConversationReader, db: Db, c: str = "") -> Response:
+    """Conversations in handoff, newest first; ``c`` opens one of them beside the list."""
+    opened = _transcript(db, access, c) if c else None
+    return page(
+        request,
+        "inbox.html",
+        access=access,
+        section="inbox",
+        rows=_inbox_rows(db, access),
+        slugs=_slugs(db, access),
+        opened=opened,
+        current=c,
+    )
+
+
+@router.get("/inbox/items")
+def inbox_items(request: Request, access: ConversationReader, db: Db, c: str = "") -> Response:
+    """The inbox list alone (polled every few seconds)."""
+    return page(
+        request,
+        "inbox_items.html",
+        access=access,
+        rows=_inbox_rows(db, access),
+        slugs=_slugs(db, access),
+        current=c,
+    )

@@ -1,0 +1,67 @@
+"""The console's browser defences: a strict Content-Security-Policy and CSRF tokens.
+
+CSRF uses a double-submit token: a random value in an HttpOnly, SameSite=Strict cookie
+(``vigia_csrf``, path ``/console``) that every form repeats in its ``csrf`` field, and
+every script request in the ``X-CSRF-Token`` header. Another site can make a browser send
+the cookie (it cannot with SameSite=Strict, but older browsers might) yet cannot read it,
+so it cannot write the matching field. Every console ``POST`` checks it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from fastapi import Request
+from starlette.responses import Response
+
+from vigia.config import get_settings
+from vigia.errors import Forbidden
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; object-src 'none'"
+)
+CSRF_COOKIE = "vigia_csrf"
+CSRF_FIELD = "csrf"
+CSRF_HEADER = "x-csrf-token"
+_TOKEN_CHARS = range(32, 101)
+
+
+def _cookie_token(request: Request) -> str | None:
+    token = request.cookies.get(CSRF_COOKIE)
+    return token if token and len(token) in _TOKEN_CHARS else None
+
+
+def csrf_token(request: Request) -> str:
+    """The request's CSRF token: the cookie's, or a new one that ``keep_csrf`` will set."""
+    token = _cookie_token(request) or getattr(request.state, "new_csrf", None)
+    if token is None:
+        token = request.state.new_csrf = secrets.token_urlsafe(32)
+    return str(token)
+
+
+def keep_csrf(request: Request, response: Response) -> None:
+    """Sets the cookie when this request made the token."""
+    token = getattr(request.state, "new_csrf", None)
+    if token is not None:
+        response.set_cookie(
+            CSRF_COOKIE,
+            token,
+            httponly=True,
+            samesite="strict",
+            secure=get_settings().cookie_secure,
+            path="/console",
+        )
+
+
+async def require_csrf(request: Request) -> None:
+    """Refuses (403) a request whose header or ``csrf`` field does not repeat the cookie."""
+    expected = _cookie_token(request)
+    sent = request.headers.get(CSRF_HEADER)
+    if sent is None:
+        field = (await request.form()).get(CSRF_FIELD)
+        sent = field if isinstance(field, str) else None
+    if expected is None or sent is None or not hmac.compare_digest(expected, sent):
+        raise Forbidden("csrf")
