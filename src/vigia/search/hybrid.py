@@ -11,7 +11,6 @@ so the backends rank alike by construction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,7 +30,6 @@ CANDIDATES = 50
 # term): common terms add little to BM25 and most of its cost on large collections.
 POSTING_BUDGET = 6000
 BATCH = 500
-_DENSE_WORKERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="vigia-dense")
 
 
 def unit(vector: NDArray[np.floating]) -> NDArray[np.float32]:
@@ -226,16 +224,12 @@ class HybridSearchIndex:
             return 0.0 if sim is None else sim
 
         depth = limit if mode != "hybrid" else max(CANDIDATES, limit)
-        # The dense side (numpy, which releases the GIL) runs on a worker thread while this
-        # one waits on the database for the lexical side: on two free cores a hybrid search
-        # takes about the longer of the two instead of their sum.
-        pending = (
-            _DENSE_WORKERS.submit(self.dense, matrices, query_unit, depth)
-            if query_unit is not None and mode != "lexical"
-            else None
-        )
         lexical = self.lexical(session, collections, query, depth) if mode != "dense" else []
-        dense = pending.result() if pending is not None else []
+        dense = (
+            self.dense(matrices, query_unit, depth)
+            if query_unit is not None and mode != "lexical"
+            else []
+        )
         if mode == "lexical":
             return [
                 Hit(k, c, s, similarity(k, c), lexical_rank=i)
