@@ -6,6 +6,7 @@ then gives every test a fresh migrated database there); without it these tests a
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import numpy as np
@@ -14,6 +15,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from tests.search.contract import SearchIndexContract
+from vigia.db.migrate import MIGRATIONS
 from vigia.db.session import get_engine
 from vigia.search import index_for
 from vigia.search.postgres import PostgresSearchIndex
@@ -107,3 +109,20 @@ def test_vocabulary_follows_adds_removals_and_drops() -> None:
         index.drop(session, "kb:b")
         session.commit()
         assert all(collection == "kb:a" for _, collection in _vocabulary(session))
+
+
+def test_the_migration_builds_the_vocabulary_of_an_existing_index() -> None:
+    path = MIGRATIONS / "versions" / "0015_search_vocabulary.py"
+    spec = importlib.util.spec_from_file_location("vocabulary_migration", path)
+    assert spec is not None and spec.loader is not None
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    index = PostgresSearchIndex()
+    vector = np.ones(4, dtype=np.float32)
+    with Session(get_engine()) as session:
+        index.add(session, "kb:a", [Entry("1", "Robo y granizo.", vector)])
+        index.add(session, "kb:b", [Entry("2", "Robo de ruedas.", vector)])
+        expected = _vocabulary(session)
+        session.execute(text("DELETE FROM search_vocabulary"))  # an index from before 0015
+        session.execute(text(migration.BACKFILL))
+        assert _vocabulary(session) == expected == _recount(session)
