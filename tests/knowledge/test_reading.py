@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import Tenant
+from tests.knowledge.documents import policy_pdf
+from vigia.db.session import session_scope
+from vigia.knowledge import service
+from vigia.knowledge.retrieval import read_passages
 from vigia.llm import embedded
 from vigia.llm.embedded import EmbeddedModel, compose
 from vigia.llm.protocol import ModelRequest, Passage, TextChunk
 from vigia.llm.reading import ScoredSentence, by_best_sentence, score_sentences
+from vigia.workspaces.service import find_workspace
 
 
 def _passage(text: str, score: float, name: str = "empresa.md") -> Passage:
@@ -96,3 +102,15 @@ def test_a_streamed_answer_keeps_the_marker_of_each_sentence(
     )
     chunks = [e.text for e in EmbeddedModel().stream(request) if isinstance(e, TextChunk)]
     assert chunks == ["Primera. [1] ", "Otra. [2]"]
+
+
+def test_an_agent_reads_the_answering_passage_first(tenant: Tenant) -> None:
+    with session_scope() as session:
+        workspace = find_workspace(session, tenant.workspace_id)
+        kb = service.create_knowledge_base(session, workspace, "Pólizas")
+        service.add_document(session, kb, "poliza.pdf", policy_pdf())
+        passages = read_passages(session, [kb], "¿Qué cubre la cobertura todo riesgo?", 2)
+        assert read_passages(session, [kb], "  ", 2) == []
+    assert len(passages) == 2
+    assert "accidente, incendio o robo" in passages[0].text
+    assert passages[0].heading is not None and "todo riesgo" in passages[0].heading.casefold()
