@@ -3,7 +3,7 @@
 Ingests the documents into a fresh knowledge base (in a temporary data directory) and, for
 each question, finds the rank of the first passage that contains the expected answer text,
 for lexical (FTS5 BM25), dense (cosine) and hybrid (reciprocal-rank fusion) search, and for
-what an agent reads ("read": the hybrid top 10 ordered by best sentence). Then it lets the
+what an agent reads ("read": lexical top 8 + dense top 5 ordered by best sentence). Then it lets the
 embedded answerer compose an answer from the passages read and checks that every
 ``[n]`` it cites points at a passage that contains the answer; unanswerable questions must
 get the no-answer reply. Usage:
