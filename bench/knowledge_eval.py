@@ -2,8 +2,9 @@
 
 Ingests the documents into a fresh knowledge base (in a temporary data directory) and, for
 each question, finds the rank of the first passage that contains the expected answer text,
-for lexical (FTS5 BM25), dense (cosine) and hybrid (reciprocal-rank fusion) search. Then it
-lets the embedded answerer compose an answer from the hybrid top 5 and checks that every
+for lexical (FTS5 BM25), dense (cosine) and hybrid (reciprocal-rank fusion) search, and for
+what an agent reads ("read": lexical top 8 + dense top 5 ordered by best sentence). Then it lets the
+embedded answerer compose an answer from the passages read and checks that every
 ``[n]`` it cites points at a passage that contains the answer; unanswerable questions must
 get the no-answer reply. Usage:
 
@@ -42,7 +43,7 @@ def main() -> None:
     from vigia.db.migrate import upgrade
     from vigia.db.session import session_scope
     from vigia.knowledge import service
-    from vigia.knowledge.retrieval import search_knowledge
+    from vigia.knowledge.retrieval import read_passages, search_knowledge
     from vigia.language import fold
     from vigia.llm.embedded import compose
     from vigia.llm.protocol import ModelRequest
@@ -69,14 +70,18 @@ def main() -> None:
         return fold(answer) in fold(text)
 
     replies = Replies()
-    results: dict[str, list[int | None]] = {"lexical": [], "dense": [], "hybrid": []}
+    results: dict[str, list[int | None]] = {"lexical": [], "dense": [], "hybrid": [], "read": []}
     grounded = 0
     latencies: list[float] = []
     with session_scope() as session:
         for item in spec["questions"]:
             for mode in results:
                 t0 = time.perf_counter()
-                passages = search_knowledge(session, [kb], item["q"], args.top_k, mode)  # type: ignore[arg-type]
+                passages = (
+                    read_passages(session, [kb], item["q"], args.top_k)
+                    if mode == "read"
+                    else search_knowledge(session, [kb], item["q"], args.top_k, mode)  # type: ignore[arg-type]
+                )
                 if mode == "hybrid":
                     latencies.append((time.perf_counter() - t0) * 1000)
                 rank = next(
@@ -102,11 +107,11 @@ def main() -> None:
                 for n in cited
             )
             grounded += ok
-            if args.verbose and (not ok or results["hybrid"][-1] != 1):
-                print(f"- {item['q']}\n  hybrid rank={results['hybrid'][-1]} answer={answer!r}")
+            if args.verbose and (not ok or results["read"][-1] != 1):
+                print(f"- {item['q']}\n  read rank={results['read'][-1]} answer={answer!r}")
         refused = 0
         for question in spec["unanswerable"]:
-            passages = search_knowledge(session, [kb], question, args.top_k)
+            passages = read_passages(session, [kb], question, args.top_k)
             answer = compose(
                 ModelRequest(
                     instructions="",

@@ -1,13 +1,15 @@
 """Knowledge quality on public reading-comprehension sets (SQuAD-es dev, FaQuAD pt dev).
 
 One knowledge base per set, each article a Markdown document (its paragraphs in order). For
-every question: the rank of the first passage holding a gold answer (recall@1/@5, MRR, hybrid
-search as the engine runs it); the embedded answerer's reply, with citations built by the
-engine's ``CitationMap``; whether a gold answer is in a cited snippet and in the reply; the
-reply's length. Questions of one set asked of the other set's knowledge base measure how
-often the answerer says it does not know (it should). Usage:
+every question: the rank of the first passage holding a gold answer (recall@1/@5, MRR) among
+the passages an agent reads (``read_passages``, as the engine runs it); the embedded
+answerer's reply, with citations built by the engine's ``CitationMap``; whether a gold
+answer is in a cited snippet and in the reply; the reply's length; the time and CPU time per
+question (retrieval + answer). Questions of one set asked of the other set's knowledge base
+measure how often the answerer says it does not know (it should). Usage:
 
     .venv/bin/python bench/knowledge_public.py [--set squad_es|faquad_pt|both] [--limit N]
+        [--data-dir DIR] [--embedder use|e5] [--seed 7]
 """
 
 from __future__ import annotations
@@ -72,8 +74,8 @@ def main() -> None:
     from vigia.db.session import session_scope
     from vigia.engine.citations import CitationMap
     from vigia.knowledge import service
-    from vigia.knowledge.retrieval import search_knowledge
-    from vigia.language import fold
+    from vigia.knowledge.retrieval import read_passages
+    from vigia.language import fold, sentences
     from vigia.llm.embedded import compose
     from vigia.llm.protocol import ModelRequest
     from vigia.workspaces.service import create_workspace, find_workspace
@@ -110,12 +112,13 @@ def main() -> None:
         return any(fold(a) in folded for a in answers)
 
     def ask(session: Any, kb: Any, question: str) -> tuple[list[Any], str, list[Any]]:
-        passages = search_knowledge(session, [kb], question, args.top_k)
+        passages = read_passages(session, [kb], question, args.top_k)
         reply = compose(
             ModelRequest(instructions="", message=question, passages=passages, no_answer=no_answer)
         )
         citations = CitationMap(passages)
-        text = citations.rewrite(reply)
+        # Sentence by sentence, as the engine rewrites a reply while it streams.
+        text = " ".join(citations.rewrite(s) for s in sentences(reply))
         return passages, text, citations.citations()
 
     rng = random.Random(args.seed)
@@ -124,11 +127,12 @@ def main() -> None:
             _, questions = data[name]
             if args.limit:
                 questions = rng.sample(questions, min(args.limit, len(questions)))
-            ranks, in_snippet, in_reply, lengths, latencies = [], 0, 0, [], []
+            ranks, in_snippet, in_reply, lengths, latencies, cpu = [], 0, 0, [], [], []
             for item in questions:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 passages, text, cited = ask(session, kbs[name], item["q"])
                 latencies.append((time.perf_counter() - t0) * 1000)
+                cpu.append((time.process_time() - c0) * 1000)
                 rank = next(
                     (i for i, p in enumerate(passages, 1) if has(p.text, item["answers"])), None
                 )
@@ -154,6 +158,9 @@ def main() -> None:
                         "reply_chars_p90": sorted(lengths)[int(0.9 * (n - 1))],
                         "no_answer_on_wrong_kb": round(refused / len(wrong), 3),
                         "ms_per_question_p50": round(statistics.median(latencies), 1),
+                        "cpu_ms_per_question_p50": round(statistics.median(cpu), 1),
+                        "cpu_ms_per_question_p95": round(sorted(cpu)[int(0.95 * (n - 1))], 1),
+                        "load_average": round(os.getloadavg()[0], 1),
                     }
                 )
             )

@@ -11,9 +11,15 @@
    normalised mean of its words' USE vectors (embedding 100,000 texts would take many
    minutes; this keeps the uneven geometry of real embeddings, which random vectors lack).
    It also reports how many of the exact top 50 by cosine the projected first pass of
-   large collections keeps (``vigia.search.vectors``).
+   large collections keeps (``vigia.search.vectors``), and the CPU time per search (this
+   process's, plus the PostgreSQL backend's when the server runs on this machine): on a
+   shared machine wall times measure the load, CPU times the work.
 
     .venv/bin/python bench/knowledge_speed.py [--pages 40] [--chunks 100000] [--queries 300]
+        [--data-dir DIR]   # keep the synthetic base there (SQLite) and reuse it next time
+
+On PostgreSQL set ``VIGIA_DATABASE_URL``; a database that already holds the synthetic base
+is reused.
 """
 
 from __future__ import annotations
@@ -89,52 +95,21 @@ def _policy_pdf(pages: int) -> bytes:
     return bytes(pdf.output())
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pages", type=int, default=40)
-    parser.add_argument("--chunks", type=int, default=100_000)
-    parser.add_argument("--queries", type=int, default=300)
-    args = parser.parse_args()
-    os.environ["VIGIA_DATA_DIR"] = tempfile.mkdtemp(prefix="vigia-speed-")
-
+def _build(chunks, workspace, word_vectors, vocabulary, weights, rng):  # type: ignore[no-untyped-def]
+    """The synthetic knowledge base of ``chunks`` chunks."""
     from sqlalchemy import insert
 
-    from vigia.db.migrate import upgrade
     from vigia.db.session import session_scope
-    from vigia.embeddings import get_embedder
     from vigia.knowledge import service
     from vigia.knowledge.models import KnowledgeChunk, KnowledgeDocument
-    from vigia.knowledge.retrieval import search_knowledge
     from vigia.search import Entry, index_for
-    from vigia.workspaces.service import create_workspace
 
-    upgrade()
-    get_embedder("use").queries(["calentamiento"])
-    pdf = _policy_pdf(args.pages)
-    with session_scope() as session:
-        workspace = create_workspace(session, "speed")
-        kb = service.create_knowledge_base(session, workspace, "ingestion")
-        started = time.perf_counter()
-        upload = service.add_document(session, kb, "poliza.pdf", pdf)
-        seconds = time.perf_counter() - started
-    print(
-        f"ingestion: {args.pages} pages, {upload.document.chunk_count} chunks in {seconds:.2f} s "
-        f"= {args.pages / seconds:.1f} pages/s"
-    )
-
-    rng = np.random.default_rng(7)
-    vocabulary = _vocabulary(rng, 20_000)
-    weights = 1.0 / np.arange(1, len(vocabulary) + 1)
-    weights /= weights.sum()
-    started = time.perf_counter()
-    word_vectors = get_embedder("use").passages(vocabulary)
-    print(f"vocabulary: {len(vocabulary)} words embedded in {time.perf_counter() - started:.1f} s")
     started = time.perf_counter()
     with session_scope() as session:
         big = service.create_knowledge_base(session, workspace, "synthetic")
         index = index_for(session)
         per_doc = 1000
-        for d in range(0, args.chunks, per_doc):
+        for d in range(0, chunks, per_doc):
             doc = KnowledgeDocument(
                 knowledge_base_id=big.id,
                 name=f"doc-{d // per_doc}.txt",
@@ -144,7 +119,7 @@ def main() -> None:
             )
             session.add(doc)
             session.flush()
-            n = min(per_doc, args.chunks - d)
+            n = min(per_doc, chunks - d)
             words = rng.choice(len(vocabulary), size=(n, 60), p=weights)
             texts = [" ".join(vocabulary[i] for i in row) for row in words]
             vectors = word_vectors[words].mean(axis=1)
@@ -171,9 +146,81 @@ def main() -> None:
                 [Entry(ids[i], texts[i], vectors[i]) for i in range(n)],
             )
     print(
-        f"synthetic knowledge base: {args.chunks} chunks built in "
-        f"{time.perf_counter() - started:.1f} s"
+        f"synthetic knowledge base: {chunks} chunks built in {time.perf_counter() - started:.1f} s"
     )
+    return big
+
+
+def _backend_cpu(session):  # type: ignore[no-untyped-def]
+    """A function giving the CPU seconds used so far by the PostgreSQL backend serving
+    ``session`` (0 on SQLite, or when the server is not on this machine)."""
+    from sqlalchemy import text
+
+    if session.bind.dialect.name != "postgresql":
+        return lambda: 0.0
+    stat = Path(f"/proc/{session.scalar(text('SELECT pg_backend_pid()'))}/stat")
+
+    def used() -> float:
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    return used
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=40)
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--data-dir", help="keep the synthetic knowledge base here and reuse it")
+    args = parser.parse_args()
+    os.environ["VIGIA_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="vigia-speed-")
+
+    from sqlalchemy import select
+
+    from vigia.db.migrate import upgrade
+    from vigia.db.session import session_scope
+    from vigia.embeddings import get_embedder
+    from vigia.knowledge import service
+    from vigia.knowledge.models import KnowledgeBase
+    from vigia.knowledge.retrieval import search_knowledge
+    from vigia.search import index_for
+    from vigia.workspaces.service import create_workspace
+
+    upgrade()
+    get_embedder("use").queries(["calentamiento"])
+    pdf = _policy_pdf(args.pages)
+    with session_scope() as session:
+        old = session.scalars(
+            select(KnowledgeBase).where(KnowledgeBase.name == "synthetic")
+        ).first()
+        collection = service.collection_of(old.id) if old is not None else ""
+        reuse = old is not None and index_for(session).count(session, collection) == args.chunks
+        workspace = create_workspace(session, f"speed-{time.time_ns()}")
+        kb = service.create_knowledge_base(session, workspace, "ingestion")
+        started = time.perf_counter()
+        upload = service.add_document(session, kb, "poliza.pdf", pdf)
+        seconds = time.perf_counter() - started
+    print(
+        f"ingestion: {args.pages} pages, {upload.document.chunk_count} chunks in {seconds:.2f} s "
+        f"= {args.pages / seconds:.1f} pages/s"
+    )
+
+    rng = np.random.default_rng(7)
+    vocabulary = _vocabulary(rng, 20_000)
+    weights = 1.0 / np.arange(1, len(vocabulary) + 1)
+    weights /= weights.sum()
+    started = time.perf_counter()
+    word_vectors = get_embedder("use").passages(vocabulary)
+    print(f"vocabulary: {len(vocabulary)} words embedded in {time.perf_counter() - started:.1f} s")
+    if reuse:
+        big = old
+        print(f"synthetic knowledge base: {args.chunks} chunks reused")
+    else:
+        big = _build(args.chunks, workspace, word_vectors, vocabulary, weights, rng)
 
     questions = [q["q"] for q in json.loads((DATA / "questions.json").read_text())["questions"]]
     with session_scope() as session:
@@ -183,12 +230,15 @@ def main() -> None:
             f"first search (loads {args.chunks} vectors): "
             f"{(time.perf_counter() - started) * 1000:.0f} ms"
         )
-        timings = {"hybrid": [], "lexical": [], "dense": []}
+        backend = _backend_cpu(session)
+        timings: dict[str, list[float]] = {"hybrid": [], "lexical": [], "dense": []}
+        cpu: dict[str, list[float]] = {mode: [] for mode in timings}
         for i in range(args.queries):
             for mode, found in timings.items():
-                t0 = time.perf_counter()
+                t0, c0, b0 = time.perf_counter(), time.process_time(), backend()
                 search_knowledge(session, [big], questions[i % len(questions)], 5, mode)  # type: ignore[arg-type]
                 found.append((time.perf_counter() - t0) * 1000)
+                cpu[mode].append((time.process_time() - c0 + backend() - b0) * 1000)
         collection = service.collection_of(big.id)
         matrix = index_for(session).matrices(session, [collection])[collection]  # type: ignore[attr-defined]
     kept = []
@@ -201,8 +251,10 @@ def main() -> None:
         p50, p95 = np.percentile(found, [50, 95])
         print(
             f"search {mode:7} over {args.chunks} chunks (incl. query embedding): "
-            f"p50 {p50:.1f} ms  p95 {p95:.1f} ms  ({args.queries} queries)"
+            f"p50 {p50:.1f} ms  p95 {p95:.1f} ms  ({args.queries} queries); "
+            f"CPU p50 {np.percentile(cpu[mode], 50):.1f} ms"
         )
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

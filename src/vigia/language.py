@@ -13,8 +13,10 @@ _MARKS = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe2
 # or at a blank line. Text written all in lower case (transcripts, scraped regulations) also
 # ends one where a word of four letters or more closes with the stop and a lower-case word
 # follows: abbreviations ("art.", "Sr.", "etc.", "pág.") are shorter and stay whole.
+# Citation markers after the stop belong to the sentence they close (possessive ``*+``: a
+# marker that ends the text is never split off as a sentence of its own).
 SENTENCE_END = re.compile(
-    r"(?<=[.!?…])(?:\s*\[\d+\])*\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])"
+    r"(?<=[.!?…])(?:\s*\[\d+\])*+\s+(?=[\"'«¿¡(\[A-ZÁÉÍÓÚÂÊÔÃÕÇÑ0-9])"
     r"|(?<=[^\W\d_]{4}[.!?…])\s+(?=[a-záéíóúâêôãõçñ])"
     r"|\n\s*\n"
 )
@@ -105,8 +107,13 @@ def content_terms(text: str) -> list[str]:
 
 def sentences(text: str) -> list[str]:
     """Splits prose into sentences, keeping trailing citation markers with their sentence."""
-    parts = SENTENCE_END.split(text.strip())
-    return [p.strip() for p in parts if p and p.strip()]
+    text = text.strip()
+    parts, start = [], 0
+    for end in SENTENCE_END.finditer(text):
+        parts.append(text[start : end.end()])
+        start = end.end()
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
 
 
 def line_sentences(text: str) -> list[str]:

@@ -58,3 +58,12 @@ def test_text_written_in_lower_case_is_split_at_its_stops_but_not_at_abbreviatio
     assert sentences("Lo dijo el Sr. pérez, etc. y nada más.") == [
         "Lo dijo el Sr. pérez, etc. y nada más."
     ]
+
+
+def test_sentences_keep_every_citation_marker_with_the_sentence_it_closes() -> None:
+    assert sentences("A uno. [1] B dos. [2] [3] C tres. [1]") == [
+        "A uno. [1]",
+        "B dos. [2] [3]",
+        "C tres. [1]",
+    ]
+    assert sentences("Está en Nairobi. [1]") == ["Está en Nairobi. [1]"]

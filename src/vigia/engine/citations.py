@@ -2,7 +2,9 @@
 
 A citation's snippet is the passage sentence(s) the citing sentences were taken from: the
 passage sentences that share the most words with them (the embedded answerer quotes them
-verbatim; an upstream model paraphrases), in passage order, at most ``SNIPPET_SENTENCES``.
+verbatim; an upstream model paraphrases), in passage order, at most ``SNIPPET_SENTENCES``:
+the best one always, another only while the snippet stays within ``SNIPPET_CHARS`` (a
+long neighbour must not push the cited sentence past the cut).
 A passage no citing sentence resembles falls back to its opening.
 """
 
@@ -16,7 +18,7 @@ from vigia.language import content_terms, sentences
 from vigia.llm.protocol import Passage
 
 MARKER = re.compile(r"\[(\d{1,3})\]")
-SNIPPET_CHARS = 400
+SNIPPET_CHARS = 600
 SNIPPET_SENTENCES = 2
 
 
@@ -35,7 +37,14 @@ def snippet(passage: str, citing: list[str]) -> str:
     if best == 0:
         return _clip(passage)
     ranked = sorted(range(len(parts)), key=lambda i: (-scores[i], i))
-    chosen = [i for i in ranked[:SNIPPET_SENTENCES] if scores[i] >= max(1, best // 2)]
+    chosen = [ranked[0]]
+    for i in ranked[1:SNIPPET_SENTENCES]:
+        longer = sorted([*chosen, i])
+        if (
+            scores[i] >= max(1, best // 2)
+            and len(" ".join(parts[j] for j in longer)) <= SNIPPET_CHARS
+        ):
+            chosen = longer
     return _clip(" ".join(parts[i] for i in sorted(chosen)))
 
 

@@ -1,29 +1,22 @@
 """The embedded default model: a grounded extractive answerer with no generative weights.
 
-With retrieved passages, it answers with the passage sentences closest to the message, in
-their own words, each followed by its ``[n]``. A sentence's score is the cosine between the
-message and the sentence with its heading (multilingual USE, whose weights ship in its
-package), plus the passage's retrieval score, minus a small penalty per retrieval rank, plus
-the share of the message's content words the sentence holds, each word weighted by how rare
-it is among the candidate sentences (IDF: the words that tell the answering sentence apart
-from its neighbours). The answer takes the best sentence and, from the same passage, at
-most one more nearly as good; below ``MIN_ANSWER_SCORE`` nothing is relevant. Without
-relevant passages it answers with the sentences of the agent's instructions that share the
-message's words, else with the agent's no-answer reply. Deterministic: the same request
-always gives the same answer.
+With retrieved passages, it answers with the passage sentences that score best for the
+message (``vigia.llm.reading``), in their own words, each followed by its ``[n]``: the best
+sentence and, when one scores nearly as well (``FOLLOW_RATIO``), the next best, from any
+passage. Below ``MIN_ANSWER_SCORE`` nothing is relevant. Without relevant passages it
+answers with the sentences of the agent's instructions that share the message's words,
+else with the agent's no-answer reply. Deterministic: the same request always gives the
+same answer.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import numpy as np
-
-from vigia.embeddings import TEXT_VECTORS, get_embedder
 from vigia.language import content_terms, fold, sentences, words
-from vigia.llm.protocol import ModelEvent, ModelRequest, Passage, TextChunk, Usage
+from vigia.llm.protocol import ModelEvent, ModelRequest, TextChunk, Usage
+from vigia.llm.reading import score_sentences
 from vigia.llm.tokens import count_tokens, prompt_tokens
 
 GREETINGS = frozenset({"hola", "buenas", "buen", "hello", "hi", "hey", "ola", "oi", "bom"})
@@ -33,11 +26,12 @@ MIN_OVERLAP = 0.34
 # paraphrased questions together (docs/knowledge.md): a higher bar refuses more questions of
 # the wrong knowledge base but also paraphrases that share few words with their answer.
 MIN_ANSWER_SCORE = 0.65
-RANK_PENALTY = 0.02
-LEXICAL_WEIGHT = 0.6
-FOLLOW_RATIO = 0.9
-MAX_PASSAGE_SENTENCES = 2
-MAX_CANDIDATES = 120
+# A second sentence joins the best one when it scores at least this share of it: from the
+# same passage (it usually completes it), or, a stricter bar, from another passage (a
+# second citation). Chosen with MIN_ANSWER_SCORE (docs/knowledge.md).
+FOLLOW_RATIO = 0.85
+OTHER_PASSAGE_RATIO = 0.92
+ANSWER_SENTENCES = 2
 
 
 @dataclass(frozen=True)
@@ -89,57 +83,23 @@ def _from_instructions(request: ModelRequest) -> list[_Candidate]:
     return chosen[:MAX_SENTENCES]
 
 
-def _in_context(passage: Passage, sentence: str) -> str:
-    return f"{passage.heading} · {sentence}" if passage.heading else sentence
-
-
 def _from_passages(request: ModelRequest) -> list[_Candidate]:
     """The best passage sentences for the message (empty when none is relevant)."""
-    candidates: list[_Candidate] = []
-    contexts: list[str] = []
-    order = 0
-    for n, passage in enumerate(request.passages, start=1):
-        for sentence in sentences(passage.text):
-            if len(candidates) == MAX_CANDIDATES:
-                break
-            prior = passage.score - RANK_PENALTY * (n - 1)
-            candidates.append(_Candidate(sentence, n, prior, order))
-            contexts.append(_in_context(passage, sentence))
-            order += 1
-    if not candidates or not request.message.strip():
+    scored = sorted(
+        score_sentences(request.message, request.passages), key=lambda s: (-s.score, s.order)
+    )
+    if not scored or scored[0].score < MIN_ANSWER_SCORE:
         return []
-    embedder = get_embedder("use")
-    message = TEXT_VECTORS.queries(embedder, [request.message])[0]
-    similarity = TEXT_VECTORS.passages(embedder, contexts) @ message
-    lexical = _rare_word_overlap(request.message, [c.text for c in candidates])
-    scored = [
-        _Candidate(c.text, c.cite, c.score + float(s) + LEXICAL_WEIGHT * w, c.order)
-        for c, s, w in zip(candidates, np.asarray(similarity).tolist(), lexical, strict=True)
-    ]
-    scored.sort(key=lambda c: (-c.score, c.order))
     best = scored[0]
-    if best.score < MIN_ANSWER_SCORE:
-        return []
     chosen = [best]
     for candidate in scored[1:]:
-        if len(chosen) == MAX_PASSAGE_SENTENCES:
+        if len(chosen) == ANSWER_SENTENCES:
             break
-        same = candidate.cite == best.cite and candidate.text.casefold() != best.text.casefold()
-        if same and candidate.score >= FOLLOW_RATIO * best.score:
+        ratio = FOLLOW_RATIO if candidate.passage == best.passage else OTHER_PASSAGE_RATIO
+        repeated = candidate.text.casefold() == best.text.casefold()
+        if candidate.score >= ratio * best.score and not repeated:
             chosen.append(candidate)
-    return chosen
-
-
-def _rare_word_overlap(message: str, texts: list[str]) -> list[float]:
-    """For each text, the IDF-weighted share of the message's content words it holds."""
-    wanted = set(content_terms(message))
-    held = [set(content_terms(t)) & wanted for t in texts]
-    if not wanted or not texts:
-        return [0.0] * len(texts)
-    counts = {w: sum(w in h for h in held) for w in wanted}
-    weight = {w: math.log(1 + len(texts) / (1 + n)) for w, n in counts.items()}
-    total = sum(weight.values())
-    return [sum(weight[w] for w in h) / total for h in held]
+    return [_Candidate(c.text, c.passage, c.score, c.order) for c in chosen]
 
 
 def _render(chosen: list[_Candidate]) -> str:

@@ -3,7 +3,9 @@
 Lexical: the table ``search_terms`` (migration ``0006_search_postgres``) holds each entry's
 folded, stemmed content words (``vigia.search.text.index_terms``, the words SQLite's FTS5
 table holds) as ``to_tsvector('simple', …)`` under a GIN index, with the entry's number of
-words and its collection; ``search_totals`` keeps entries and words per collection. The
+words and its collection; ``search_totals`` keeps entries and words per collection and
+``search_vocabulary`` (migration ``0015_search_vocabulary``) how many entries of each
+collection hold each term, so document frequencies are index lookups. The
 ``simple`` configuration only lower-cases and splits on what is not a letter or digit, so
 its lexemes are exactly our terms. A query is the OR of its terms (rarest first within
 ``hybrid.POSTING_BUDGET``, as on SQLite); the GIN index finds the entries holding any, and
@@ -44,10 +46,34 @@ _SUBTRACT_TOTALS = text(
     " WHERE entry_id IN :ids) AS gone "
     "WHERE search_totals.collection = :collection"
 ).bindparams(bindparam("ids", expanding=True))
+# Document frequencies over every collection (as FTS5 counts them), from the vocabulary.
 _DOC_FREQUENCY = text(
-    "SELECT q.term, (SELECT count(*) FROM search_terms AS s"
-    " WHERE s.terms @@ to_tsquery('simple', q.term)) "
+    "SELECT q.term, coalesce((SELECT sum(v.entries) FROM search_vocabulary AS v"
+    " WHERE v.term = q.term), 0) "
     "FROM unnest(CAST(:terms AS text[])) AS q(term)"
+)
+# The vocabulary follows the writes: each term of the new entries counted once per entry,
+# taken from their stored tsvectors (so it holds exactly the lexemes BM25 joins on), in
+# term order (concurrent writers lock rows in the same order).
+_ADD_VOCABULARY = text(
+    "INSERT INTO search_vocabulary (term, collection, entries)"
+    " SELECT lexeme, :collection, count(*)"
+    " FROM search_terms CROSS JOIN LATERAL unnest(tsvector_to_array(terms)) AS lexeme"
+    " WHERE entry_id IN :ids GROUP BY lexeme ORDER BY lexeme "
+    "ON CONFLICT (term, collection) DO UPDATE"
+    " SET entries = search_vocabulary.entries + excluded.entries"
+).bindparams(bindparam("ids", expanding=True))
+_SUBTRACT_VOCABULARY = text(
+    "UPDATE search_vocabulary SET entries = search_vocabulary.entries - gone.n "
+    "FROM (SELECT lexeme, count(*) AS n"
+    " FROM search_terms CROSS JOIN LATERAL unnest(tsvector_to_array(terms)) AS lexeme"
+    " WHERE entry_id IN :ids GROUP BY lexeme) AS gone "
+    "WHERE search_vocabulary.collection = :collection AND search_vocabulary.term = gone.lexeme"
+    " RETURNING search_vocabulary.term, search_vocabulary.entries"
+).bindparams(bindparam("ids", expanding=True))
+_FORGET_TERMS = text(
+    "DELETE FROM search_vocabulary WHERE collection = :collection"
+    " AND term = ANY(CAST(:terms AS text[])) AND entries <= 0"
 )
 # ``:terms`` and ``:frequencies`` are parallel arrays: each query term and how many
 # entries hold it. An entry's score sums over the query terms it holds.
@@ -85,7 +111,7 @@ class PostgresSearchIndex(HybridSearchIndex):
     """``SearchIndex`` on PostgreSQL (tsvector + GIN, vectors kept in memory per collection).
 
     Deleting entries deletes their ``search_terms`` rows, and deleting a collection its
-    ``search_totals`` row (``ON DELETE CASCADE``).
+    ``search_totals`` and ``search_vocabulary`` rows (``ON DELETE CASCADE``).
     """
 
     document_frequency_sql = _DOC_FREQUENCY
@@ -99,6 +125,10 @@ class PostgresSearchIndex(HybridSearchIndex):
     ) -> None:
         words = [(i, analyzer.index_terms(t)) for i, t in rows]
         sizes = [len(w.split()) for _, w in words]
+        # The collection's totals row first: it serialises the writers of one collection.
+        session.execute(
+            _ADD_TOTALS, {"collection": collection, "n": len(words), "words": sum(sizes)}
+        )
         session.execute(
             _INSERT_TERMS,
             [
@@ -106,12 +136,14 @@ class PostgresSearchIndex(HybridSearchIndex):
                 for (i, w), size in zip(words, sizes, strict=True)
             ],
         )
-        session.execute(
-            _ADD_TOTALS, {"collection": collection, "n": len(words), "words": sum(sizes)}
-        )
+        session.execute(_ADD_VOCABULARY, {"collection": collection, "ids": [i for i, _ in rows]})
 
     def unindex(self, session: Session, collection: str, ids: list[int]) -> None:
         session.execute(_SUBTRACT_TOTALS, {"collection": collection, "ids": ids})
+        left = session.execute(_SUBTRACT_VOCABULARY, {"collection": collection, "ids": ids})
+        gone = [str(term) for term, entries in left if entries <= 0]
+        if gone:
+            session.execute(_FORGET_TERMS, {"collection": collection, "terms": gone})
 
     def unindex_collection(self, session: Session, collection: str) -> None:
         return None
