@@ -29,7 +29,7 @@ from bench.decide.examples import fewshot_questions  # noqa: E402
 from bench.decide.fitting import fit  # noqa: E402
 from bench.decide.report import evaluate_task, table  # noqa: E402
 from bench.decide.runner import SPEC_QUESTIONS, evaluate_examples, latency  # noqa: E402
-from bench.decide.tasks import Task, all_tasks, texts_of  # noqa: E402
+from bench.decide.tasks import Kind, Row, Task, all_tasks, texts_of  # noqa: E402
 
 from vigia.decide import calibration as calib_module  # noqa: E402
 from vigia.decide.calibration import get_calibration  # noqa: E402
@@ -40,7 +40,7 @@ def sentence_style(task: Task) -> Task:
     question = task.rows[0][1]
     keys = [key.replace(" ", "_") for key in question["options"]]
     described = {**question, "options": {key: CLINC_DESCRIPTIONS[key] for key in keys}}
-    rows = [(s, described, str(a).replace(" ", "_")) for s, _, a in task.rows]
+    rows: list[Row] = [(s, described, str(a).replace(" ", "_")) for s, _, a in task.rows]
     return Task("clinc150_val_descriptions", "choice", "clinc150", "report", rows, task.langs)
 
 
@@ -55,7 +55,8 @@ def main() -> None:
     tasks = all_tasks(parts)
     report_tasks = [t for t in tasks if t.split == "report"]
     report_tasks.insert(1, sentence_style(report_tasks[0]))
-    for kind, prefix in (("choice", "sib200"), ("binary", "binary_sib200")):
+    pooled: tuple[tuple[Kind, str], ...] = (("choice", "sib200"), ("binary", "binary_sib200"))
+    for kind, prefix in pooled:
         sib = [t for t in report_tasks if t.name.startswith(prefix) and t.kind == kind]
         merged = Task(f"{prefix}_dev_pooled", kind, "sib200", "report")
         for task in sib:

@@ -80,7 +80,7 @@ def main() -> None:
                 passages = (
                     read_passages(session, [kb], item["q"], args.top_k)
                     if mode == "read"
-                    else search_knowledge(session, [kb], item["q"], args.top_k, mode)  # type: ignore[arg-type]
+                    else search_knowledge(session, [kb], item["q"], args.top_k, mode)
                 )
                 if mode == "hybrid":
                     latencies.append((time.perf_counter() - t0) * 1000)

@@ -95,7 +95,7 @@ def _policy_pdf(pages: int) -> bytes:
     return bytes(pdf.output())
 
 
-def _build(chunks, workspace, word_vectors, vocabulary, weights, rng):  # type: ignore[no-untyped-def]
+def _build(chunks, workspace, word_vectors, vocabulary, weights, rng):
     """The synthetic knowledge base of ``chunks`` chunks."""
     from sqlalchemy import insert
 
@@ -151,7 +151,7 @@ def _build(chunks, workspace, word_vectors, vocabulary, weights, rng):  # type: 
     return big
 
 
-def _backend_cpu(session):  # type: ignore[no-untyped-def]
+def _backend_cpu(session):
     """A function giving the CPU seconds used so far by the PostgreSQL backend serving
     ``session`` (0 on SQLite, or when the server is not on this machine)."""
     from sqlalchemy import text
@@ -236,11 +236,11 @@ def main() -> None:
         for i in range(args.queries):
             for mode, found in timings.items():
                 t0, c0, b0 = time.perf_counter(), time.process_time(), backend()
-                search_knowledge(session, [big], questions[i % len(questions)], 5, mode)  # type: ignore[arg-type]
+                search_knowledge(session, [big], questions[i % len(questions)], 5, mode)
                 found.append((time.perf_counter() - t0) * 1000)
                 cpu[mode].append((time.process_time() - c0 + backend() - b0) * 1000)
         collection = service.collection_of(big.id)
-        matrix = index_for(session).matrices(session, [collection])[collection]  # type: ignore[attr-defined]
+        matrix = index_for(session).matrices(session, [collection])[collection]
     kept = []
     for vector in get_embedder("use").queries(questions):
         exact = {matrix.keys[i] for i in np.argsort(-(matrix.vectors @ vector))[:50]}

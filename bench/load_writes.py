@@ -183,7 +183,8 @@ async def run_burst(
             jobs.append(
                 send(client, "chat_turn", "POST", "/v1/chat/completions", json=body, headers=auth)
             )
-        stop, results = multiprocessing.Event(), multiprocessing.Queue()
+        stop = multiprocessing.Event()
+        results: multiprocessing.Queue[Any] = multiprocessing.Queue()
         poller = multiprocessing.Process(
             target=poll_models, args=(base, ids["key"], stop, results), daemon=True
         )

@@ -150,7 +150,7 @@ def run_genapp(data: Path, verbose: bool) -> tuple[int, int]:
 
     from vigia.app import create_app
     from vigia.db.session import session_scope
-    from vigia.worlds.users import create_user
+    from vigia.users.service import create_user
 
     files, lines, seconds, _ = _index("genapp", data / "genapp")
     print(f"genapp world: {files} files, {lines} lines, indexed in {seconds:.2f} s")

@@ -177,7 +177,7 @@ def make_tenant(
         agent = create_agent(
             session,
             workspace,
-            AgentCreate(slug=slug, instructions=instructions, kind=kind),  # type: ignore[arg-type]
+            AgentCreate(slug=slug, instructions=instructions, kind=kind),
         )
         if kind != "external":
             publish(session, agent)

@@ -119,7 +119,7 @@ def latency(
         workspace = create_workspace(session, "bench")
         workspace.decide_quota_tokens = 10**12
         key = create_key(session, workspace, scopes=["decide"], rpm=10_000).secret
-    service.get_calibration = lambda: calibration  # type: ignore[assignment]
+    service.get_calibration = lambda: calibration
     headers = {"Authorization": f"Bearer {key}"}
     model_ms, http_ms = [], []
     with TestClient(create_app()) as client:
