@@ -3,8 +3,10 @@
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 
 from tests.conftest import make_tenant
+from vigia.workspaces import ratelimit
 
 
 def test_exactly_n_of_concurrent_calls_pass(live_server: str) -> None:
@@ -31,3 +33,17 @@ def test_exactly_n_of_concurrent_calls_pass(live_server: str) -> None:
         f"{live_server}/v1/models", headers={"Authorization": f"Bearer {tenant.draft_key}"}
     )
     assert other.status_code == 200, "each key has its own window"
+
+
+def test_memory_limiter_drops_buckets_idle_for_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys that stop calling do not keep a bucket for the life of the process."""
+    clock = [1000.0]
+    monkeypatch.setattr(ratelimit.time, "monotonic", lambda: clock[0])
+    limiter = ratelimit.MemoryRateLimiter()
+    for i in range(limiter.SWEEP_EVERY - 1):
+        assert limiter.acquire(f"key-{i}", 5) is None
+    assert len(limiter) == limiter.SWEEP_EVERY - 1
+    clock[0] += ratelimit.WINDOW_S + 1
+    assert limiter.acquire("busy", 5) is None  # the sweep runs on this admission
+    assert len(limiter) == 1
+    assert limiter.acquire("busy", 1) is not None  # the live bucket kept its hit

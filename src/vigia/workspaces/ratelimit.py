@@ -22,15 +22,29 @@ class RateLimiter(Protocol):
 
 
 class MemoryRateLimiter:
-    """Exact for one process: a deque of admission times per bucket, behind a lock."""
+    """Exact for one process: a deque of admission times per bucket, behind a lock.
+
+    Buckets idle for a whole window are dropped every ``SWEEP_EVERY`` admissions, so keys
+    that stop calling (revoked, rotated) do not keep memory for the life of the process.
+    """
+
+    SWEEP_EVERY = 1024
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._hits: dict[str, deque[float]] = {}
+        self._calls = 0
+
+    def __len__(self) -> int:
+        """Buckets held now."""
+        return len(self._hits)
 
     def acquire(self, bucket: str, limit: int) -> float | None:
         now = time.monotonic()
         with self._lock:
+            self._calls += 1
+            if self._calls % self.SWEEP_EVERY == 0:
+                self._sweep(now)
             hits = self._hits.setdefault(bucket, deque())
             while hits and hits[0] <= now - WINDOW_S:
                 hits.popleft()
@@ -38,6 +52,11 @@ class MemoryRateLimiter:
                 return hits[0] + WINDOW_S - now
             hits.append(now)
             return None
+
+    def _sweep(self, now: float) -> None:
+        idle = [name for name, hits in self._hits.items() if not hits or hits[-1] <= now - WINDOW_S]
+        for name in idle:
+            del self._hits[name]
 
 
 _LUA = """
