@@ -85,3 +85,12 @@ def test_worlds_stream_documents_its_event_types() -> None:
 def test_timestamps_are_documented_as_date_time() -> None:
     created_at = SPEC["components"]["schemas"]["WorkspaceOut"]["properties"]["created_at"]
     assert created_at["type"] == "string" and created_at["format"] == "date-time"
+
+
+def test_every_operation_documents_the_busy_503_with_retry_after() -> None:
+    """Pool timeouts and full write queues answer 503 + Retry-After on any route."""
+    missing = [f"{m} {p}" for m, p, op in OPERATIONS if "503" not in op["responses"]]
+    assert not missing
+    busy = SPEC["paths"]["/v1/chat/completions"]["post"]["responses"]["503"]
+    assert busy["headers"]["Retry-After"]["schema"]["type"] == "integer"
+    assert _is_object(busy["content"]["application/json"]["schema"])

@@ -149,13 +149,20 @@ SURFACE_ERRORS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 }
 
 
+RETRY_AFTER_HEADER = {
+    "description": "Seconds to wait before retrying",
+    "schema": {"type": "integer", "minimum": 1},
+}
+
+
 def _response(description: str, schema: dict[str, Any]) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
 def document_errors(openapi: dict[str, Any]) -> None:
     """Writes each surface's error shapes into an OpenAPI document, in place: its 422 (FastAPI
-    documents its own list shape only) and every other 4xx."""
+    documents its own list shape only), every other 4xx, and the 503 with Retry-After that
+    any operation answers when no database connection or write slot comes free in time."""
     schemas = openapi.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(ERROR_SCHEMAS)
     for path, operations in openapi.get("paths", {}).items():
@@ -165,6 +172,9 @@ def document_errors(openapi: dict[str, Any]) -> None:
             if "422" in responses:
                 responses["422"] = _response("Validation Error", invalid)
             responses.setdefault("4XX", _response("Client Error", other))
+            busy = _response("Busy: retry after Retry-After seconds", other)
+            busy["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
+            responses.setdefault("503", busy)
 
 
 async def _pool_timeout(request: Request, exc: Exception) -> JSONResponse:
