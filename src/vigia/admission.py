@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from vigia.config import get_settings
 from vigia.errors import Overloaded
+from vigia.observability.metrics import BUSY_REFUSALS
 
 MAX_RETRY_AFTER_S = 60
 
@@ -47,6 +48,7 @@ class WriteGate:
         return str(min(MAX_RETRY_AFTER_S, max(1, math.ceil(estimate))))
 
     def _refuse(self, why: str) -> Overloaded:
+        BUSY_REFUSALS.labels(why).inc()
         return Overloaded(
             f"too many writes in flight ({why}); retry later",
             headers={"Retry-After": self.retry_after()},

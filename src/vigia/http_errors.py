@@ -26,6 +26,7 @@ from starlette.responses import Response
 
 from vigia.errors import Overloaded, VigiaError
 from vigia.observability import report
+from vigia.observability.metrics import BUSY_REFUSALS
 
 DECIDE_PATHS = ("/v1/decide", "/v1/systemone")
 # The ``error`` code of a status raised outside a ``VigiaError`` (routing, body limit).
@@ -179,6 +180,7 @@ def document_errors(openapi: dict[str, Any]) -> None:
 
 async def _pool_timeout(request: Request, exc: Exception) -> JSONResponse:
     """No database connection came free in time: a 503 to retry, never a 500."""
+    BUSY_REFUSALS.labels("no database connection").inc()
     busy = Overloaded("the server is busy; retry shortly", headers={"Retry-After": "2"})
     return await _vigia_error(request, busy)
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 from sqlalchemy import func, select
 
 from tests.conftest import PG_URL, Tenant, make_tenant
@@ -29,6 +30,12 @@ DECIDE = {
     "state": "Me cobraron dos veces",
     "questions": {"reembolso": {"type": "binary", "ask": "¿Pide un reembolso?"}},
 }
+
+
+def _refusals(reason: str) -> float:
+    """The ``vigia_busy_refusals`` counter for ``reason``, as the metrics page reports it."""
+    value = REGISTRY.get_sample_value("vigia_busy_refusals_total", {"reason": reason})
+    return value or 0.0
 
 
 def _count(model: type) -> int:
@@ -129,11 +136,16 @@ def test_queue_waits_then_refuses_after_the_wait_limit() -> None:
             await waited
         return full.value, late.value
 
+    refused_before = {why: _refusals(why) for why in ("queue full", "waited too long")}
     full, late = asyncio.run(scenario())
     assert full.status == late.status == 503
     assert "queue full" in full.detail and "waited too long" in late.detail
     assert int(full.headers["Retry-After"]) >= 1
     assert gate.running == 1 and gate.waiting == 0
+    assert {why: _refusals(why) - n for why, n in refused_before.items()} == {
+        "queue full": 1,
+        "waited too long": 1,
+    }
 
 
 def test_a_released_slot_goes_to_the_longest_waiter() -> None:
@@ -168,6 +180,7 @@ def test_no_writer_connection_in_time_is_503_and_stores_nothing(
     engine = db_session.get_writer_engine()
     capacity = 2 if PG_URL else 1  # PostgreSQL: the pool and as many again of overflow
     held = [engine.connect() for _ in range(capacity)]
+    refused_before = _refusals("writer busy")
     try:
         url = f"/api/external/v1/agents/{reviewer.agent_id}/output-review"
         review = client.post(url, json=REVIEW, headers=_auth(reviewer.production_key))
@@ -178,6 +191,7 @@ def test_no_writer_connection_in_time_is_503_and_stores_nothing(
     _assert_busy(review, _writer_busy)
     _assert_busy(chat, _writer_busy)
     assert _count(OutputReview) == 0 and _count(Run) == 0 and _count(Message) == 0
+    assert _refusals("writer busy") - refused_before == 2
 
 
 @pytest.mark.skipif(bool(PG_URL), reason="SQLite's file lock")

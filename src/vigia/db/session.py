@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from vigia.config import get_settings
 from vigia.errors import Overloaded
-from vigia.observability.metrics import instrument_pool
+from vigia.observability.metrics import BUSY_REFUSALS, instrument_pool
 from vigia.private_files import private_dir, private_file, tighten
 
 BUSY_TIMEOUT_MS = 30_000
@@ -200,6 +200,7 @@ def write_scope() -> Iterator[Session]:
 
 
 def _overloaded() -> Overloaded:
+    BUSY_REFUSALS.labels("writer busy").inc()
     return Overloaded(
         "the server is busy writing; retry shortly", headers={"Retry-After": RETRY_AFTER_S}
     )

@@ -51,6 +51,12 @@ REJECTIONS = Counter(
     "Requests refused by a rate limit or a quota (HTTP 429)",
     ["reason", "surface"],
 )
+BUSY_REFUSALS = Counter(
+    "vigia_busy_refusals",
+    "Requests refused with 503 + Retry-After: write queue full, write wait too long, "
+    "writer busy (no writer connection or lock in time), no database connection",
+    ["reason"],
+)
 STAGE_LATENCY = Histogram(
     "vigia_engine_stage_duration_seconds",
     "Engine stage durations by stage and outcome",
