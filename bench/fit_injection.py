@@ -2,17 +2,19 @@
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/fit_injection.py [--dry-run]
 
-Reads ``injection/train.jsonl`` (fitting) and ``injection/dev.jsonl`` (the thresholds only:
-the lowest score threshold whose false-positive rate on dev's benign prompts is ≤ 1 % / 3 % /
-8 % for the sensitivities low / medium / high) from ``VIGIA_BENCH_DATA`` (default
-``../shared/data``). USE vectors are stored in ``bench/.out/`` on first run (~4 min on a busy
-2-core machine). The same inputs give the same file: L-BFGS from zeros, fixed iterations.
-Figures: ``bench/guardrails_eval.py --parts injection``.
+Fits the recipe ``bench.injection.fitting.SHIPPED`` on ``injection/train.jsonl`` and the
+team's ``bench/data/guardrails/injection_team_train.txt``, and reads ``injection/dev.jsonl``
+for the thresholds only: the lowest score threshold whose false-positive rate on dev's
+benign prompts is ≤ 1 % / 3 % / 8 % for the sensitivities low / medium / high. Data from
+``VIGIA_BENCH_DATA`` (default ``../shared/data``). USE vectors are stored in ``bench/.out/``
+on first run (a few minutes on a busy 2-core machine). The same inputs give the same file:
+L-BFGS from zeros, fixed iterations. Figures: ``bench/guardrails_eval.py --parts injection``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import sys
@@ -23,29 +25,36 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from bench.injection.data import DATA, StoredVectors, read_split  # noqa: E402
+from bench.injection.data import (  # noqa: E402
+    DATA,
+    TEAM_TRAIN,
+    StoredVectors,
+    read_split,
+    read_team_train,
+)
 from bench.injection.fitting import (  # noqa: E402
     FPR_BY_SENSITIVITY,
-    fit_head,
-    fragment_rows,
+    SHIPPED,
+    TrainingSet,
+    fit_recipe,
     head_json,
     rows_of,
     score_all,
     threshold_for,
 )
 
-from vigia.guardrails.injection import HEAD_FILE, InjectionHead  # noqa: E402
+from vigia.guardrails.injection import HEAD_FILE  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true", help="fit and print, write nothing")
     args = parser.parse_args()
-    train, dev = read_split("train"), read_split("dev")
+    train, team, dev = read_split("train"), read_team_train(), read_split("dev")
     embed = StoredVectors()
-    train_rows, dev_rows = rows_of(train, embed), rows_of(dev, embed)
-    weights, bias = fit_head(train, train_rows, fragment_rows(train, embed))
-    dev_scores = score_all(InjectionHead("fitting", weights, bias, {}), dev_rows)
+    data = TrainingSet.build(train, embed).plus(TrainingSet.build(team, embed))
+    head = fit_recipe(SHIPPED, data)
+    dev_scores = score_all(head, rows_of(dev, embed))
     labels = np.array([p.label for p in dev])
     benign, attacks = dev_scores[labels == 0], dev_scores[labels == 1]
     thresholds = {
@@ -59,14 +68,17 @@ def main() -> None:
         for name, t in thresholds.items()
     }
     digest = hashlib.sha256((DATA / "train.jsonl").read_bytes()).hexdigest()[:16]
+    team_digest = hashlib.sha256(TEAM_TRAIN.read_bytes()).hexdigest()[:16]
     notes: dict[str, object] = {
         "train": f"injection/train.jsonl, {len(train)} prompts, sha256 {digest}…",
+        "team": f"{TEAM_TRAIN.name}, {len(team)} prompts, sha256 {team_digest}…",
+        "recipe": dataclasses.asdict(SHIPPED),
         "thresholds_on": f"injection/dev.jsonl, {len(dev)} prompts",
         "operating_points": operating,
     }
     print(json.dumps({"thresholds": thresholds, **notes}, indent=2))
     if not args.dry_run:
-        content = head_json(weights, bias, thresholds, notes)
+        content = head_json(head.weights, head.bias, thresholds, notes)
         HEAD_FILE.write_text(json.dumps(content, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {HEAD_FILE.relative_to(ROOT)} ({HEAD_FILE.stat().st_size // 1024} kB)")
 

@@ -52,6 +52,20 @@ def read_unsafe() -> list[Prompt]:
     return [Prompt(r["text"], 0, r["lang"], "xstest-unsafe", r["type"], r["id"]) for r in rows]
 
 
+TEAM_TRAIN = ROOT / "bench" / "data" / "guardrails" / "injection_team_train.txt"
+
+
+def read_team_train() -> list[Prompt]:
+    """The team's 239 prompts of ``injection_team_train.txt`` (``label<TAB>lang<TAB>text``),
+    source ``team``, each its own group."""
+    out = []
+    for n, line in enumerate(TEAM_TRAIN.read_text(encoding="utf-8").splitlines()):
+        if line.strip() and not line.startswith("#"):
+            label, lang, text = line.split("\t", 2)
+            out.append(Prompt(text, int(label), lang, "team", "team", f"team-{n}"))
+    return out
+
+
 def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 

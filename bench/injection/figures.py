@@ -5,7 +5,8 @@
   (XSTest safe) prompts and on the Spanish and Portuguese questions;
 - the sensitivities' operating points on dev;
 - XSTest's unsafe prompts (harmful requests, not injections): the share flagged;
-- the team's own prompts (``bench/data/guardrails/injection_*.txt``, 571, none fitted on);
+- the team's held-out prompts (``bench/data/guardrails/injection_eval.txt``, 332; the head
+  is fitted on the other team file, ``injection_team_train.txt``, never on this one);
 - with ``loso``: each source left out of fitting (``report.leave_one_source_out``).
 
 Vectors come from ``bench/.out`` (the same encoder and texts as the product).
@@ -23,15 +24,14 @@ from bench.injection.report import leave_one_source_out, print_table, roc_auc, s
 from vigia.guardrails.injection import get_head
 
 TEAM_DATA = Path(__file__).resolve().parents[1] / "data" / "guardrails"
-TEAM_FILES = ("injection_eval.txt", "injection_team_train.txt")
+TEAM_HELD_OUT = "injection_eval.txt"
 
 
 def read_team_set() -> list[Prompt]:
-    """The team's prompts (``label<TAB>lang<TAB>text``; ``#`` lines are comments): customer
-    messages with trigger words and attacks in es/pt/en, never used for fitting now."""
+    """The team's held-out prompts (``label<TAB>lang<TAB>text``; ``#`` lines are comments):
+    customer messages with trigger words and attacks in es/pt/en, never fitted on."""
     out = []
-    lines = [ln for name in TEAM_FILES for ln in (TEAM_DATA / name).read_text().splitlines()]
-    for line in lines:
+    for line in (TEAM_DATA / TEAM_HELD_OUT).read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             label, lang, text = line.split("\t", 2)
             out.append(Prompt(text, int(label), lang, "team", "team", ""))
@@ -58,7 +58,7 @@ def report(loso: bool = False) -> None:
     team = read_team_set()
     team_scores = score_all(head, rows_of(team, embed))
     print_table(
-        "Team-written prompts (injection_eval.txt + injection_team_train.txt):",
+        f"Team-written prompts, held out ({TEAM_HELD_OUT}):",
         slice_rows(team, team_scores, medium),
     )
     team_labels = np.array([p.label for p in team])

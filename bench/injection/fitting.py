@@ -2,7 +2,10 @@
 
 Rows: every training prompt as a whole (its clipped text and its patterns), plus every
 segment of the benign prompts long enough to have several (a benign document is benign in
-every paragraph; an attack's paragraphs are not all attacks, so theirs are left out). Row
+every paragraph). An attack's segments are not all attacks, so they are not labelled as such;
+instead (``Recipe.mil``, multiple-instance learning) a first head picks each long attack's
+highest-scoring segment (in BIPIA, the one holding the inserted instruction) and the head is
+fitted again with those segments as attack rows. Row
 weights balance the sources: each (source, label) stratum weighs ``sqrt(size)`` in all, so a
 large source (1,273 Spanish questions) counts more than a small one, but far less than in
 proportion. Segment rows share half the mean weight of a benign prompt.
@@ -11,6 +14,10 @@ Fragments: a run of 1–4 words cut from each benign prompt (where, and how long
 checksum of the prompt) is one more benign row. Every benign text in the data is a question,
 an instruction or a document, while the attacks include short triggers, so without them the
 head reads any short message ("hola", "gracias", "ok") as an attack.
+
+Data: ``train.jsonl`` and the team's ``injection_team_train.txt`` (239 es/pt/en customer
+messages and attacks, source ``team``; ``injection_eval.txt`` stays held out). Recipes are
+compared by grouped cross-validation on train only (``bench/injection/cv.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import collections
 import re
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 from bench.injection.data import Prompt
@@ -26,7 +34,7 @@ from numpy.typing import NDArray
 
 from vigia.embeddings import Vectors
 from vigia.guardrails.injection import InjectionHead, embedding_texts, feature_rows
-from vigia.guardrails.injection_text import pattern_features
+from vigia.guardrails.injection_text import SEGMENT_CHARS, pattern_features
 from vigia.logistic import fit_binary
 
 Embed = Callable[[list[str]], Vectors]
@@ -35,13 +43,21 @@ SEGMENT_WEIGHT = 0.5
 FRAGMENT_WORDS = 4
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 FPR_BY_SENSITIVITY = {"low": 0.01, "medium": 0.03, "high": 0.08}
-MODEL = "vigia-injection-1.0.0"
+MODEL = "vigia-injection-1.1.0"
+VECTOR = 512
 
 
-def rows_of(prompts: Sequence[Prompt], embed: Embed) -> list[NDArray[np.float32]]:
-    """Each prompt's feature rows (whole first, then its segments)."""
-    embed(list(dict.fromkeys(t for p in prompts for t in embedding_texts(p.text))))
-    return [feature_rows(p.text, embed(embedding_texts(p.text))) for p in prompts]
+def message_length(text: str) -> float:
+    """The message's length on a log scale: 0 for one character, 1 for 10,000 or more."""
+    return float(min(1.0, np.log(max(1, len(text))) / np.log(10_000)))
+
+
+def rows_of(
+    prompts: Sequence[Prompt], embed: Embed, size: int = SEGMENT_CHARS
+) -> list[NDArray[np.float32]]:
+    """Each prompt's feature rows (whole first, then its segments of ``size`` characters)."""
+    embed(list(dict.fromkeys(t for p in prompts for t in embedding_texts(p.text, size))))
+    return [feature_rows(p.text, embed(embedding_texts(p.text, size)), size) for p in prompts]
 
 
 def fragment(text: str) -> str:
@@ -57,35 +73,136 @@ def fragment(text: str) -> str:
 
 def fragment_rows(prompts: Sequence[Prompt], embed: Embed) -> NDArray[np.float32]:
     """The feature rows of the benign prompts' fragments."""
-    texts = [f for p in prompts if p.label == 0 and (f := fragment(p.text))]
+    return fragment_rows_of([f for p in prompts if p.label == 0 and (f := fragment(p.text))], embed)
+
+
+def fragment_rows_of(texts: list[str], embed: Embed) -> NDArray[np.float32]:
+    """The feature rows (vector + patterns) of short texts."""
     patterns = np.stack([pattern_features(t) for t in texts])
     return np.hstack([embed(texts), patterns]).astype(np.float32)
 
 
-def stratum_weights(prompts: Sequence[Prompt]) -> NDArray[np.float64]:
-    """``1 / sqrt(stratum size)`` per prompt, scaled to a mean of 1."""
+def stratum_weights(prompts: Sequence[Prompt], exponent: float = 0.5) -> NDArray[np.float64]:
+    """``stratum size ** -exponent`` per prompt, scaled to a mean of 1 (0.5: each (source,
+    label) stratum weighs ``sqrt(size)`` in all; 1: every stratum weighs the same)."""
     sizes = collections.Counter((p.source, p.label) for p in prompts)
-    weights = np.array([1.0 / np.sqrt(sizes[(p.source, p.label)]) for p in prompts])
+    weights = np.array([float(sizes[(p.source, p.label)]) ** -exponent for p in prompts])
     return weights * len(weights) / weights.sum()
 
 
-def fit_head(
-    prompts: Sequence[Prompt],
-    rows: Sequence[NDArray[np.float32]],
-    fragments: NDArray[np.float32],
-    l2: float = L2,
-) -> tuple[NDArray[np.float64], float]:
-    """Weights and bias of the logistic head (``fragments``: ``fragment_rows(prompts)``)."""
-    weights = stratum_weights(prompts)
+@dataclass(frozen=True)
+class Recipe:
+    """How the head is fitted: which rows, which extra features, which data and weights.
+
+    ``doc``: two document features on every row (the row is a segment; the message's log
+    length), so that a sentence inside a long text is judged apart from a short request.
+    ``split``: segment rows get a weight vector of their own (the embedding times the
+    segment indicator), a second head for segments. ``mil``: rounds of multiple-instance
+    labelling: the highest-scoring segment of each long attack becomes a positive row.
+    ``team``: the team's ``injection_team_train.txt`` prompts are one more source.
+    """
+
+    doc: bool = False
+    split: bool = False
+    mil: int = 0
+    team: bool = False
+    exponent: float = 0.5
+    l2: float = L2
+    segment_chars: int = SEGMENT_CHARS
+
+    def rows(self, base: NDArray[np.float32], text: str) -> NDArray[np.float32]:
+        """The recipe's rows of one message from its base rows (vector + patterns)."""
+        if not (self.doc or self.split):
+            return base
+        segment = np.zeros((len(base), 1), dtype=np.float32)
+        segment[1:] = 1.0
+        length = np.full((len(base), 1), message_length(text), dtype=np.float32)
+        out = [base, segment, length]
+        if self.split:
+            out.append(base[:, :VECTOR] * segment)
+        return np.hstack(out).astype(np.float32)
+
+
+SHIPPED = Recipe(team=True, mil=1)
+"""The recipe of the packaged head, chosen by ``bench/injection/cv.py`` on train only."""
+
+RECIPES: dict[str, Recipe] = {
+    "base": Recipe(segment_chars=500),  # vigia-injection-1.0.0
+    "team": Recipe(team=True, segment_chars=500),
+    "doc": Recipe(doc=True, segment_chars=500),
+    "doc-mil": Recipe(doc=True, mil=1, segment_chars=500),
+    "split-mil": Recipe(doc=True, split=True, mil=1, segment_chars=500),
+    "exp0.75": Recipe(exponent=0.75, segment_chars=500),
+    "exp1": Recipe(exponent=1.0, segment_chars=500),
+    "seg250": Recipe(),
+    "seg250-mil": Recipe(mil=1),
+    "seg250-doc-mil": Recipe(doc=True, mil=1),
+    "seg250-split-mil": Recipe(doc=True, split=True, mil=1),
+    "seg250-team": Recipe(team=True),
+    "seg250-exp1": Recipe(exponent=1.0),
+    "seg250-l2-3": Recipe(l2=1e-3),
+    "seg250-l2-5": Recipe(l2=3e-5),
+    "seg150": Recipe(segment_chars=150),
+    "seg150-mil": Recipe(mil=1, segment_chars=150),
+    "shipped": SHIPPED,  # seg250, MIL, team prompts
+}
+"""Recipes compared in cross-validation (``doc`` and ``split`` need features the product
+does not compute: they are for comparison only)."""
+
+
+@dataclass
+class TrainingSet:
+    """Prompts with their base feature rows and the rows of their benign fragments."""
+
+    prompts: list[Prompt]
+    rows: list[NDArray[np.float32]]
+    fragments: list[tuple[int, NDArray[np.float32], str]] = field(default_factory=list)
+
+    @classmethod
+    def build(
+        cls, prompts: Sequence[Prompt], embed: Embed, size: int = SEGMENT_CHARS
+    ) -> TrainingSet:
+        texts = {i: f for i, p in enumerate(prompts) if p.label == 0 and (f := fragment(p.text))}
+        found = fragment_rows_of(list(texts.values()), embed)
+        frags = [(i, row, t) for (i, t), row in zip(texts.items(), found, strict=True)]
+        return cls(list(prompts), rows_of(prompts, embed, size), frags)
+
+    def subset(self, keep: NDArray[np.intp]) -> TrainingSet:
+        index = {int(i): n for n, i in enumerate(keep)}
+        frags = [(index[i], r, t) for i, r, t in self.fragments if i in index]
+        return TrainingSet([self.prompts[i] for i in keep], [self.rows[i] for i in keep], frags)
+
+    def plus(self, other: TrainingSet) -> TrainingSet:
+        shift = len(self.prompts)
+        frags = self.fragments + [(i + shift, r, t) for i, r, t in other.fragments]
+        return TrainingSet(self.prompts + other.prompts, self.rows + other.rows, frags)
+
+
+def fit_recipe(recipe: Recipe, data: TrainingSet, embed: Embed | None = None) -> InjectionHead:
+    """The head ``recipe`` fits on ``data`` (weights over ``recipe.rows``)."""
+    prompts = data.prompts
+    weights = stratum_weights(prompts, recipe.exponent)
     labels = np.array([p.label for p in prompts], dtype=np.float64)
+    rows = [recipe.rows(r, p.text) for p, r in zip(prompts, data.rows, strict=True)]
     benign_weight = float(weights[labels == 0].mean()) * SEGMENT_WEIGHT
     x = [r[0] for r in rows]
     extra = [s for p, r in zip(prompts, rows, strict=True) if p.label == 0 for s in r[1:]]
-    extra += list(fragments)
-    matrix = np.vstack([np.stack(x), *([np.stack(extra)] if extra else [])])
+    extra += [recipe.rows(row[None, :], text)[0] for _, row, text in data.fragments]
+    matrix = np.vstack([np.stack(x), np.stack(extra)])
     y = np.concatenate([labels, np.zeros(len(extra))])
     w = np.concatenate([weights, np.full(len(extra), benign_weight)])
-    return fit_binary(matrix, y, l2, w)
+    coef, bias = fit_binary(matrix, y, recipe.l2, w)
+    long_attacks = [i for i, p in enumerate(prompts) if p.label == 1 and len(rows[i]) > 1]
+    for _ in range(recipe.mil):
+        best = [rows[i][1 + int(np.argmax(rows[i][1:] @ coef))] for i in long_attacks]
+        seg_w = weights[long_attacks] * SEGMENT_WEIGHT
+        coef, bias = fit_binary(
+            np.vstack([matrix, np.stack(best)]),
+            np.concatenate([y, np.ones(len(best))]),
+            recipe.l2,
+            np.concatenate([w, seg_w]),
+        )
+    return InjectionHead("fitting", coef, bias, {})
 
 
 def threshold_for(benign: NDArray[np.float64], max_fpr: float) -> float:

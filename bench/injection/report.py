@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from bench.injection.data import Prompt
-from bench.injection.fitting import Embed, fit_head, fragment_rows, rows_of, threshold_for
+from bench.injection.data import Prompt, read_team_train
+from bench.injection.fitting import SHIPPED, Embed, TrainingSet, fit_recipe, rows_of, threshold_for
 from numpy.typing import NDArray
-
-from vigia.guardrails.injection import InjectionHead
 
 Scores = NDArray[np.float64]
 LANGUAGES = ("en", "es", "pt")
@@ -89,22 +87,22 @@ def print_table(title: str, rows: list[tuple[str, str, str, str]]) -> None:
 def leave_one_source_out(
     train: Sequence[Prompt], dev: Sequence[Prompt], embed: Embed
 ) -> list[tuple[str, str, str, str]]:
-    """Each source left out of fitting: its train and dev prompts scored by a head fitted on
-    the other sources, at the threshold for 3 % FPR on the other sources' dev benign prompts.
-    AUC: its attacks against those benign prompts (or its benign against all dev attacks)."""
-    train_rows, dev_rows = rows_of(train, embed), rows_of(dev, embed)
+    """Each source left out of fitting: its train and dev prompts scored by a head fitted (the
+    shipped recipe, team prompts included) on the other sources, at the threshold for 3 % FPR
+    on the other sources' dev benign prompts. AUC: its attacks against those benign prompts
+    (or its benign against all dev attacks)."""
+    data, dev_rows = TrainingSet.build(train, embed), rows_of(dev, embed)
+    team = TrainingSet.build(read_team_train(), embed)
     out = []
     for source in sorted({p.source for p in train}):
-        keep = [i for i, p in enumerate(train) if p.source != source]
-        kept = [train[i] for i in keep]
-        weights, bias = fit_head(kept, [train_rows[i] for i in keep], fragment_rows(kept, embed))
-        head = InjectionHead("loso", weights, bias, {})
+        keep = np.array([i for i, p in enumerate(train) if p.source != source])
+        head = fit_recipe(SHIPPED, data.subset(keep).plus(team))
         dev_scores = np.array([head.score_rows(r) for r in dev_rows])
         other_benign = np.array(
             [s for s, p in zip(dev_scores, dev, strict=True) if p.label == 0 and p.source != source]
         )
         threshold = threshold_for(other_benign, 0.03)
-        held = [(p, r) for p, r in zip([*train, *dev], [*train_rows, *dev_rows], strict=True)]
+        held = list(zip([*train, *dev], [*data.rows, *dev_rows], strict=True))
         held = [(p, r) for p, r in held if p.source == source]
         scores = np.array([head.score_rows(r) for _, r in held])
         labels = np.array([p.label for p, _ in held])

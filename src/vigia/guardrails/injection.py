@@ -29,6 +29,7 @@ from vigia.embeddings import TEXT_VECTORS, Vectors, get_embedder
 from vigia.guardrails.config import Sensitivity
 from vigia.guardrails.injection_text import (
     PATTERN_NAMES,
+    SEGMENT_CHARS,
     clipped,
     pattern_features,
     segments,
@@ -39,19 +40,19 @@ HEAD_FILE = Path(__file__).parent / "data" / "injection_head.json"
 CACHE_MESSAGES = 20_000
 
 
-def embedding_texts(text: str) -> list[str]:
+def embedding_texts(text: str, size: int = SEGMENT_CHARS) -> list[str]:
     """What is embedded for ``text``: the clipped whole, then its segments when several."""
-    parts = segments(text)
+    parts = segments(text, size)
     return [clipped(text), *(parts if len(parts) > 1 else [])]
 
 
-def feature_rows(text: str, vectors: Vectors) -> NDArray[np.float32]:
+def feature_rows(text: str, vectors: Vectors, size: int = SEGMENT_CHARS) -> NDArray[np.float32]:
     """One row per embedded text of ``text``: its vector, then its pattern indicators.
 
     ``vectors`` are the embeddings of ``embedding_texts(text)``, in that order; the first
     row's patterns are those of the whole message.
     """
-    texts = embedding_texts(text)
+    texts = embedding_texts(text, size)
     patterns = [pattern_features(text), *(pattern_features(t) for t in texts[1:])]
     return np.hstack([vectors, np.stack(patterns)]).astype(np.float32)
 

@@ -1,9 +1,10 @@
 """What the injection detector reads of a message: the texts it embeds and its pattern signs.
 
 A message is embedded twice over: as a whole (its first and last 1,000 characters, where a
-direct attack sits) and in segments of about a paragraph, so that an instruction hidden in
-the middle of a pasted document (an indirect injection) is read on its own instead of being
-averaged away by the text around it.
+direct attack sits) and in segments of a few sentences (≤ 250 characters), so that an
+instruction hidden in the middle of a pasted document (an indirect injection) is read on its
+own instead of being averaged away by the text around it (250 read such instructions better
+than 500 or 150 in cross-validation, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from vigia.guardrails.patterns import FAMILIES, families
 from vigia.language import break_point, line_sentences
 
 CLIP_CHARS = 1000
-SEGMENT_CHARS = 500
+SEGMENT_CHARS = 250
 MAX_SEGMENTS = 24
 PATTERN_NAMES = (*FAMILIES, "encoded", "obfuscated", "any")
 
@@ -27,26 +28,27 @@ def clipped(text: str) -> str:
     return text[:CLIP_CHARS] + " … " + text[-CLIP_CHARS:]
 
 
-def segments(text: str) -> list[str]:
-    """Consecutive runs of whole sentences of at most ``SEGMENT_CHARS`` characters.
+def segments(text: str, size: int = SEGMENT_CHARS) -> list[str]:
+    """Consecutive runs of whole sentences of at most ``size`` characters.
 
     A text that short is its own single segment. Past ``MAX_SEGMENTS``, segments are taken
-    evenly from the start to the end (a 100,000-character message costs 24 embeddings).
+    evenly from the start to the end (a 100,000-character message costs 24 embeddings
+    besides its whole).
     """
     text = text.strip()
-    if len(text) <= SEGMENT_CHARS:
+    if len(text) <= size:
         return [text] if text else []
     out: list[str] = []
     current = ""
     for sentence in line_sentences(text):
-        while len(sentence) > SEGMENT_CHARS:
-            cut = break_point(sentence, SEGMENT_CHARS)
+        while len(sentence) > size:
+            cut = break_point(sentence, size)
             head, sentence = sentence[:cut], sentence[cut:]
             if current:
                 out.append(current)
                 current = ""
             out.append(head.strip())
-        if current and len(current) + 1 + len(sentence) > SEGMENT_CHARS:
+        if current and len(current) + 1 + len(sentence) > size:
             out.append(current)
             current = ""
         current = f"{current} {sentence}" if current else sentence
