@@ -6,7 +6,9 @@ here, each pooled over several datasets and languages, on features that any ques
 
 - choice: log inverse temperature, linear in ``CHOICE_FEATURES``, by NLL over the full
   questions and one random sub-question (2–20 options) per row, so every size is seen;
-- binary: logistic regression of the answer on ``BINARY_FEATURES``;
+- binary: logistic regression of the answer on ``BINARY_FEATURES`` and the pair vector
+  ``[u ⊙ v, |u − v|]`` of the centred state and ask (the learned similarity, whose weights
+  become ``binary_pair``; ``pair`` weighs it 1 in the ``binary`` map), L2 ``PAIR_L2``;
 - scale: ordered-logit slope (≥ 0: closer to a level never means less of it) and spacing;
 - examples: log inverse temperature of the classifier's logits, linear in
   ``EXAMPLES_FEATURES``, by NLL over choice, binary and scale questions with examples
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+import zlib
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -39,6 +42,8 @@ from vigia.logistic import fit_binary, lbfgs
 CHOICE_FEATURES = ("bias", "log_options", "margin")
 BINARY_FEATURES = ("bias", "ask_z", "state_z", "overlap", "cross_lingual", "lang_es", "lang_pt")
 EXAMPLES_FEATURES = ("bias", "log_options")
+PAIR_L2 = 1e-4
+FOLDS = 5
 SUB_SIZES = (2, 3, 4, 5, 7, 10, 15, 20)
 TARGET_ACCURACY = 0.90
 
@@ -120,15 +125,89 @@ def choice_rows(readings: list[Readings], seed: int = 5) -> list[tuple[np.ndarra
     return rows
 
 
-def fit_binary_map(readings: list[Readings]) -> Linear:
-    """Logistic regression of yes/no on the binary features (label 0 = yes)."""
-    x = np.array(
-        [[r.features[f] for f in BINARY_FEATURES[1:]] for part in readings for r in part.readings]
-    )
+def label_folds(readings: list[Readings], parts: dict[str, Pairs]) -> list[tuple[int, int]]:
+    """Per binary row, the fold of the state's label and of the asked label (-1: unknown).
+
+    Labels are spread over ``FOLDS`` folds by a hash of dataset and label; an ask's label
+    is the label of the states it was asked of with the answer yes.
+    """
+    label_of = {text: label for pairs in parts.values() for text, label in pairs}
+    ask_label: dict[str, str] = {}
+    for part in readings:
+        for state, wire, answer in part.task.rows:
+            if answer is True and state in label_of:
+                ask_label[wire["ask"]] = label_of[state]
+
+    def fold(dataset: str, label: str | None) -> int:
+        return -1 if label is None else zlib.crc32(f"{dataset}/{label}".encode()) % FOLDS
+
+    return [
+        (
+            fold(part.task.dataset, label_of.get(state)),
+            fold(part.task.dataset, ask_label.get(wire["ask"])),
+        )
+        for part in readings
+        for state, wire, _ in part.task.rows
+    ]
+
+
+def _logistic(scalars: np.ndarray, pairs: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    return fit_binary(np.hstack([scalars, pairs]), y, l2=PAIR_L2)
+
+
+def fit_binary_map(
+    readings: list[Readings], folds: list[tuple[int, int]]
+) -> tuple[Linear, tuple[float, ...], np.ndarray]:
+    """The binary map, stacked so that it is calibrated for labels it never saw (label 0 =
+    yes):
+
+    1. the learned similarity: logistic regression on the binary features and the pair
+       vectors of every row; its pair weights become ``binary_pair``;
+    2. out-of-fold pair scores: the same fit without the labels of each fold (neither as
+       the state's label nor as the asked one), scored on that fold's rows;
+    3. the ``binary`` map: logistic regression on the features and the out-of-fold
+       ``pair`` score, so its weight on ``pair`` says how far the similarity transfers.
+
+    Also returns the out-of-fold pair scores (for the default threshold).
+    """
+    rows = [r for part in readings for r in part.readings]
+    scalars = np.array([[r.features[f] for f in BINARY_FEATURES[1:]] for r in rows])
+    pairs = np.array([r.pair for r in rows])
     y = np.array([1.0 - label for part in readings for label in part.labels])
-    weights, intercept = fit_binary(x, y, l2=1e-4)
-    values = {"bias": intercept, **dict(zip(BINARY_FEATURES[1:], weights, strict=True))}
-    return Linear({f: round(float(v), 5) for f, v in values.items()})
+    count = len(BINARY_FEATURES) - 1
+    weights, _ = _logistic(scalars, pairs, y)
+    state_fold = np.array([f for f, _ in folds])
+    ask_fold = np.array([f for _, f in folds])
+    unseen = np.zeros(len(rows))
+    for k in range(FOLDS):
+        train = (state_fold != k) & (ask_fold != k)
+        held = state_fold == k
+        fold_weights, _ = _logistic(scalars[train], pairs[train], y[train])
+        unseen[held] = pairs[held] @ fold_weights[count:]
+    known = state_fold >= 0
+    unseen[~known] = pairs[~known] @ weights[count:]
+    stacked, intercept = fit_binary(np.hstack([scalars, unseen[:, None]]), y, l2=1e-4)
+    names = (*BINARY_FEATURES[1:], "pair")
+    values = {"bias": intercept, **dict(zip(names, stacked, strict=True))}
+    linear = Linear({f: round(float(v), 5) for f, v in values.items()})
+    return linear, tuple(float(f"{w:.5g}") for w in weights[count:]), unseen
+
+
+def unseen_readings(readings: list[Readings], scores: np.ndarray) -> list[Readings]:
+    """The binary readings with their out-of-fold ``pair`` score (no pair vector left to
+    rescore): what the default threshold is chosen on, as for labels never fitted."""
+    values = iter(scores)
+    return [
+        Readings(
+            part.task,
+            [
+                replace(r, features={**r.features, "pair": float(next(values))}, pair=None)
+                for r in part.readings
+            ],
+            part.labels,
+        )
+        for part in readings
+    ]
 
 
 def fit_scale(readings: list[Readings]) -> tuple[float, float]:
@@ -202,10 +281,16 @@ def fit(
         k: [read[t.name] for t in fitted if t.kind == k] for k in ("choice", "binary", "scale")
     }
     choice = fit_inverse_temperature(choice_rows(by_kind["choice"]), CHOICE_FEATURES)
-    binary = fit_binary_map(by_kind["binary"])
+    binary, pair, unseen = fit_binary_map(by_kind["binary"], label_folds(by_kind["binary"], parts))
+    by_kind["binary"] = unseen_readings(by_kind["binary"], unseen)
     slope, spacing = fit_scale(by_kind["scale"])
     calibration = replace(
-        base, choice=choice, binary=binary, scale_slope=slope, scale_spacing=spacing
+        base,
+        choice=choice,
+        binary=binary,
+        binary_pair=pair,
+        scale_slope=slope,
+        scale_spacing=spacing,
     )
     defaults = {
         kind: default_threshold(

@@ -8,7 +8,9 @@ question (``schemas.Question``), so the product reads them exactly as a caller's
   7 bare words below). Never descriptions.
 - **binary**: from the intent and topic sets: each state is asked about its true label
   and about another label drawn at random (so half the rows are yes), as a yes/no ask in
-  English, Spanish or Portuguese (two phrasings per language, picked at random).
+  English, Spanish or Portuguese (two phrasings per language, picked at random). Fit
+  parts are drawn ``FIT_DRAWS`` times per state, with more phrasings (``FIT_*_ASKS``):
+  more asks and other labels to learn the binary similarity from; reported parts once.
 - **scale**: urgency ``low < medium < high`` (es ``baja/media/alta``, pt
   ``baixa/média/alta``), levels derived from the intent labels of Banking77 and CLINC150 by
   the fixed mapping in ``urgency.py``; equal counts per level.
@@ -52,7 +54,20 @@ INTENT_ASKS = {
     "es": ["¿El usuario quiere {}?", "¿La petición es sobre {}?"],
     "pt": ["O usuário quer {}?", "O pedido é sobre {}?"],
 }
+# More phrasings for the fit parts only (the reported parts keep the two above), so that
+# the learned binary similarity does not learn two templates per language.
+FIT_TOPIC_ASKS = {
+    "en": ["Does this text talk about {}?", "Is the subject {}?"],
+    "es": ["¿El tema es {}?", "¿Habla de {}?"],
+    "pt": ["O assunto é {}?", "Fala sobre {}?"],
+}
+FIT_INTENT_ASKS = {
+    "en": ["Is the user asking for {}?", "Does this concern {}?", "Is it a request for {}?"],
+    "es": ["¿El usuario pide {}?", "¿Tiene que ver con {}?", "¿Es una solicitud de {}?"],
+    "pt": ["O usuário pede {}?", "Tem a ver com {}?", "É um pedido de {}?"],
+}
 LANGUAGES = ("en", "es", "pt")
+FIT_DRAWS = 3
 
 Row = tuple[str, dict[str, Any], str | bool]
 
@@ -92,23 +107,29 @@ def binary_task(
     pairs: Pairs,
     seed: int,
     lang: str | None = None,
+    draws: int = 1,
 ) -> Task:
-    """Each state asked twice: about its true label (yes) and about another label drawn at
-    random (no), so the task is exactly half yes; asks in ``lang`` or in one of the three
-    languages drawn per row."""
+    """Each state asked twice per draw: about its true label (yes) and about another label
+    drawn at random (no), so the task is exactly half yes; asks in ``lang`` or in one of
+    the three languages drawn per row."""
     rng = random.Random(seed)
     labels = sorted({label for _, label in pairs})
     task = Task(name, "binary", dataset, split)
+    topic_asks, intent_asks = TOPIC_ASKS, INTENT_ASKS
+    if split == "fit":
+        topic_asks = {lang: TOPIC_ASKS[lang] + FIT_TOPIC_ASKS[lang] for lang in LANGUAGES}
+        intent_asks = {lang: INTENT_ASKS[lang] + FIT_INTENT_ASKS[lang] for lang in LANGUAGES}
     for text, label in pairs:
-        other = rng.choice([candidate for candidate in labels if candidate != label])
-        for asked, yes in ((label, True), (other, False)):
-            ask_lang = lang or rng.choice(LANGUAGES)
-            if asked in TOPICS:
-                template, words = rng.choice(TOPIC_ASKS[ask_lang]), TOPICS[asked][ask_lang]
-            else:
-                template, words = rng.choice(INTENT_ASKS[ask_lang]), humanise(asked)
-            task.rows.append((text, {"type": "binary", "ask": template.format(words)}, yes))
-            task.langs.append(ask_lang)
+        for _ in range(draws):
+            other = rng.choice([candidate for candidate in labels if candidate != label])
+            for asked, yes in ((label, True), (other, False)):
+                ask_lang = lang or rng.choice(LANGUAGES)
+                if asked in TOPICS:
+                    template, words = rng.choice(topic_asks[ask_lang]), TOPICS[asked][ask_lang]
+                else:
+                    template, words = rng.choice(intent_asks[ask_lang]), humanise(asked)
+                task.rows.append((text, {"type": "binary", "ask": template.format(words)}, yes))
+                task.langs.append(ask_lang)
     return task
 
 
@@ -160,7 +181,8 @@ def all_tasks(parts: dict[str, Pairs]) -> list[Task]:
         for split, role in (("train", "fit"), ("dev", "report"))
     ]
     for seed, (name, dataset, role, pairs, ask_lang) in enumerate(binary_sources):
-        task = binary_task(f"binary_{name}", dataset, role, pairs, 100 + seed, ask_lang)  # type: ignore[arg-type]
+        draws = FIT_DRAWS if role == "fit" else 1
+        task = binary_task(f"binary_{name}", dataset, role, pairs, 100 + seed, ask_lang, draws)  # type: ignore[arg-type]
         tasks.append(task)
     tasks += [
         scale_task("urgency_banking77_fit", "banking77", "fit", parts["banking_fit"], 201),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vigia.decide import scoring
-from vigia.decide.calibration import get_calibration
+from vigia.decide.calibration import get_calibration, parse
 from vigia.decide.texts import humanise, option_text, render_state, statement
 
 
@@ -77,3 +77,38 @@ def test_option_and_ask_texts() -> None:
     assert option_text("facturacion", "Pagos, cobros") == "facturacion: Pagos, cobros"
     assert option_text("ventas", None) == "ventas"
     assert statement("¿Pide un reembolso?") == "Pide un reembolso"
+
+
+def test_pair_vector_reads_product_and_distance() -> None:
+    state, ask = np.array([0.6, 0.8, 0.0]), np.array([0.0, 0.6, 0.8])
+    assert scoring.pair_vector(state, ask) == pytest.approx([0.0, 0.48, 0.0, 0.6, 0.2, 0.8])
+
+
+def test_pair_score_weighs_the_pair_vector_and_checks_its_size() -> None:
+    pair = np.array([1.0, 2.0, 3.0, 4.0])
+    assert scoring.pair_score(pair, ()) == 0.0  # a calibration without the learned similarity
+    assert scoring.pair_score(pair, (0.5, 0.0, -1.0, 0.25)) == pytest.approx(-1.5)
+    with pytest.raises(ValueError, match="2 weights for 4 features"):
+        scoring.pair_score(pair, (1.0, 2.0))
+
+
+def test_shipped_calibration_has_the_learned_similarity_for_its_encoder() -> None:
+    calibration = get_calibration()
+    assert calibration.binary.weights["pair"] > 0
+    assert len(calibration.binary_pair) == 2 * 512  # [u ⊙ v, |u − v|] of USE-m3 vectors
+    assert parse(calibration.to_json()) == calibration
+
+
+def test_yes_probability_rises_with_the_learned_similarity() -> None:
+    calibration = get_calibration()
+    features = {
+        "ask_z": 1.0,
+        "state_z": 1.0,
+        "overlap": 0.0,
+        "cross_lingual": 0.0,
+        "lang_es": 1.0,
+        "lang_pt": 0.0,
+    }
+    low = scoring.yes_probability({**features, "pair": -1.0}, calibration)
+    high = scoring.yes_probability({**features, "pair": 1.0}, calibration)
+    assert low < high

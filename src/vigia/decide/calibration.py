@@ -36,8 +36,10 @@ class Calibration:
     """Everything the model needs beyond the encoders.
 
     Zero-shot (``encoder``): ``choice`` is the log inverse temperature of the options'
-    softmax; ``binary`` the logit of ``yes``; ``scale_slope``/``scale_spacing`` the ordered
-    logit of a scale. With examples: the classifier's encoders, penalty, candidate-text
+    softmax; ``binary`` the logit of ``yes``, whose ``pair`` feature is the learned
+    similarity ``binary_pair · [u ⊙ v, |u − v|]`` of the centred state and ask vectors
+    (empty: no such feature); ``scale_slope``/``scale_spacing`` the ordered logit of a
+    scale. With examples: the classifier's encoders, penalty, candidate-text
     weight, and ``examples`` the log inverse temperature of its logits. Defaults of
     ``min_confidence`` per type, zero-shot and with examples.
     """
@@ -55,11 +57,13 @@ class Calibration:
     examples: Linear
     default_min_confidence: dict[str, float] = field(default_factory=dict)
     default_min_confidence_examples: dict[str, float] = field(default_factory=dict)
+    binary_pair: tuple[float, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         for name in ("choice", "binary", "examples"):
             data[name] = data[name]["weights"]
+        data["binary_pair"] = list(self.binary_pair)
         return data
 
 
@@ -83,6 +87,7 @@ def parse(data: dict[str, Any]) -> Calibration:
         examples=Linear(floats(data["examples"])),
         default_min_confidence=floats(data["default_min_confidence"]),
         default_min_confidence_examples=floats(data["default_min_confidence_examples"]),
+        binary_pair=tuple(float(w) for w in data.get("binary_pair", [])),
     )
 
 

@@ -182,6 +182,7 @@ class ZeroShot:
         language: str,
     ) -> None:
         self.encoder, self.name, self.language = encoder, calibration.encoder, language
+        self.pair_weights = calibration.binary_pair
         self.reference = get_reference(encoder, calibration.encoder)
         self.state = centred(state_vector, self.reference.centre)
         self._text = text
@@ -192,6 +193,7 @@ class ZeroShot:
         vectors = self.encoder.embed(plan.texts, [self.name])[self.name]
         candidates = centred(vectors, self.reference.centre)
         if plan.kind == "binary":
+            pair = scoring.pair_vector(self.state, candidates[0])
             features = scoring.binary_features(
                 self.reference,
                 self.state,
@@ -199,8 +201,9 @@ class ZeroShot:
                 scoring.word_overlap(self.terms, plan.ask),
                 self.language,
                 detect_language(plan.ask),
+                scoring.pair_score(pair, self.pair_weights),
             )
-            return scoring.Reading(plan.kind, np.zeros(0), features)
+            return scoring.Reading(plan.kind, np.zeros(0), features, pair)
         closeness = self.reference.closeness(self.state, candidates)
         return scoring.Reading(plan.kind, closeness, scoring.language_features(self.language))
 

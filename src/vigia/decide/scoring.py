@@ -10,7 +10,9 @@ question type, a calibrated map of a few features that mean the same on any ques
 - **binary**: a yes/no task, not a one-option choice: the logit of ``yes`` is a linear
   function of how far above ordinary states the state sits on the ask (``ask_z``), how far
   the ask sits above ordinary asks for this state (``state_z``), the share of the ask's
-  words found in the state (``overlap``) and the languages.
+  words found in the state (``overlap``), the languages, and a learned similarity of the
+  state and the ask (``pair``: weights over ``[u ⊙ v, |u − v|]`` of their centred
+  vectors, fitted on state/ask pairs of several datasets and languages).
 - **scale**: ordered. The levels' closenesses are reduced to one trend (closer to the high
   levels than to the low ones) and an ordered logit with evenly spaced cut points turns
   ``slope · trend`` into level probabilities, so ``value`` moves smoothly along the
@@ -40,12 +42,14 @@ class Reading:
     """A zero-shot question read against a state, before calibration.
 
     ``closeness`` per candidate (choice, scale; empty for binary); ``features``: the
-    binary features, or the state's language features.
+    binary features, or the state's language features; ``pair``: binary only, the
+    ``[u ⊙ v, |u − v|]`` vector the ``pair`` feature weighs (kept for fitting).
     """
 
     kind: str
     closeness: Array
     features: dict[str, float]
+    pair: Array | None = None
 
 
 def softmax(logits: Array) -> Array:
@@ -96,6 +100,20 @@ def word_overlap(state_terms: set[str], ask: str) -> float:
     return len(terms & state_terms) / len(terms) if terms else 0.0
 
 
+def pair_vector(state: Array, ask: Array) -> Array:
+    """What the learned similarity reads: ``[u ⊙ v, |u − v|]`` of two centred vectors."""
+    return np.concatenate([state * ask, np.abs(state - ask)])
+
+
+def pair_score(pair: Array, weights: tuple[float, ...]) -> float:
+    """The learned similarity (0 when the calibration has none)."""
+    if not weights:
+        return 0.0
+    if len(weights) != len(pair):
+        raise ValueError(f"binary_pair has {len(weights)} weights for {len(pair)} features")
+    return float(pair @ np.asarray(weights))
+
+
 def binary_features(
     reference: Reference,
     state: Array,
@@ -103,6 +121,7 @@ def binary_features(
     overlap: float,
     state_language: str,
     ask_language: str,
+    pair: float = 0.0,
 ) -> dict[str, float]:
     """Features of a zero-shot yes/no question (centred state and ask vectors)."""
     return {
@@ -111,6 +130,7 @@ def binary_features(
         "overlap": overlap,
         "cross_lingual": float(state_language != ask_language),
         **language_features(state_language),
+        "pair": pair,
     }
 
 
