@@ -95,7 +95,7 @@ def selector_json(model: Fit, notes: dict[str, Any]) -> dict[str, Any]:
         "notes": notes,
         "bias": round(model.bias, 6),
         "features": list(FEATURE_NAMES),
-        "weights": [round(float(w), 6) for w in model.weights],
+        "weights": [round(float(w), 6) + 0.0 for w in model.weights],  # no "-0.0"
     }
 
 
