@@ -9,7 +9,13 @@ question (retrieval + answer). Questions of one set asked of the other set's kno
 measure how often the answerer says it does not know (it should). Usage:
 
     .venv/bin/python bench/knowledge_public.py [--set squad_es|faquad_pt|both] [--limit N]
-        [--data-dir DIR] [--embedder use|e5] [--seed 7]
+        [--data-dir DIR] [--embedder use|e5] [--seed 7] [--articles all|fit|heldout]
+        [--selector FILE]
+
+``--articles heldout`` keeps the SQuAD-es questions of the articles the answer-sentence
+selector's held-out fit never saw (``bench/reader/pools.py``), ``fit`` the others;
+``--selector FILE`` answers with that selector instead of the shipped one (a file written
+by ``bench/fit_reader.py --write-heldout``).
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "knowledge"
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "knowledge"
 SETS = {"squad_es": "squad_es_dev.jsonl", "faquad_pt": "faquad_pt_dev.jsonl"}
 
 
@@ -55,6 +62,17 @@ def file_name(title: str) -> str:
     return (safe or "article")[:100] + ".md"
 
 
+def on_articles(questions: list[dict[str, Any]], part: str) -> list[dict[str, Any]]:
+    """The questions of the selector's held-out articles (``heldout``) or of the others."""
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from bench.reader.pools import heldout_articles
+
+    held = heldout_articles(q["article"] for q in questions)
+    return [q for q in questions if (q["article"] in held) == (part == "heldout")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=[*SETS, "both"], default="both")
@@ -65,6 +83,8 @@ def main() -> None:
     parser.add_argument(
         "--data-dir", help="keep the ingested knowledge here and reuse it on the next run"
     )
+    parser.add_argument("--articles", choices=["all", "fit", "heldout"], default="all")
+    parser.add_argument("--selector", help="an answer selector JSON instead of the shipped one")
     args = parser.parse_args()
     reuse = bool(args.data_dir) and Path(args.data_dir, "vigia.db").exists()
     os.environ["VIGIA_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="vigia-kp-")
@@ -80,6 +100,12 @@ def main() -> None:
     from vigia.llm.protocol import ModelRequest
     from vigia.workspaces.service import create_workspace, find_workspace
 
+    if args.selector:
+        from vigia.llm import answer_selector
+
+        answer_selector.SELECTOR_FILE = Path(args.selector)
+        answer_selector.selector.cache_clear()
+        print(f"selector {answer_selector.selector().model} from {args.selector}")
     upgrade()
     names = list(SETS) if args.set == "both" else [args.set]
     no_answer = Replies().no_answer
@@ -90,10 +116,12 @@ def main() -> None:
             workspace = find_workspace(session, "eval")
             kbs = {kb.name: kb for kb in service.list_knowledge_bases(session, workspace)}
     with session_scope() as session:
-        workspace = create_workspace(session, "eval") if not reuse else None
-        for name in [] if reuse else SETS:
+        names_to_ingest = [] if reuse else list(SETS)
+        created = create_workspace(session, "eval") if names_to_ingest else None
+        for name in names_to_ingest:
+            assert created is not None
             articles, _ = data[name]
-            kb = service.create_knowledge_base(session, workspace, name, embedder=args.embedder)
+            kb = service.create_knowledge_base(session, created, name, embedder=args.embedder)
             started = time.perf_counter()
             chunks = 0
             for title, paragraphs in articles.items():
@@ -125,6 +153,8 @@ def main() -> None:
     with session_scope() as session:
         for name in names:
             _, questions = data[name]
+            if name == "squad_es" and args.articles != "all":
+                questions = on_articles(questions, args.articles)
             if args.limit:
                 questions = rng.sample(questions, min(args.limit, len(questions)))
             ranks, in_snippet, in_reply, lengths, latencies, cpu = [], 0, 0, [], [], []

@@ -49,6 +49,11 @@ def test_reading_needs_a_message_and_passages() -> None:
     assert by_best_sentence("¿Cuándo?", []) == []
 
 
+def _sentence(text: str, passage: int, score: float, order: int) -> ScoredSentence:
+    """A sentence whose selector score and relevance are both ``score``."""
+    return ScoredSentence(text, passage, score, order, relevance=score)
+
+
 def _scored(monkeypatch: pytest.MonkeyPatch, sentences: list[ScoredSentence]) -> str:
     monkeypatch.setattr(embedded, "score_sentences", lambda message, passages: sentences)
     passages = [_passage("x", 0.5), _passage("y", 0.5)]
@@ -61,9 +66,9 @@ def test_a_nearly_as_good_sentence_of_the_same_passage_joins_the_answer(
     answer = _scored(
         monkeypatch,
         [
-            ScoredSentence("Primera.", 1, 1.00, 0),
-            ScoredSentence("Segunda.", 1, 0.87, 1),
-            ScoredSentence("Otra.", 2, 0.86, 2),
+            _sentence("Primera.", 1, 1.00, 0),
+            _sentence("Segunda.", 1, 0.87, 1),
+            _sentence("Otra.", 2, 0.86, 2),
         ],
     )
     assert answer == "Primera. [1] Segunda. [1]"
@@ -72,9 +77,9 @@ def test_a_nearly_as_good_sentence_of_the_same_passage_joins_the_answer(
 def test_a_sentence_of_another_passage_needs_a_stricter_bar(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    close = [ScoredSentence("Primera.", 1, 1.0, 1), ScoredSentence("Otra.", 2, 0.95, 2)]
+    close = [_sentence("Primera.", 1, 1.0, 1), _sentence("Otra.", 2, 0.95, 2)]
     assert _scored(monkeypatch, close) == "Primera. [1] Otra. [2]"
-    far = [ScoredSentence("Primera.", 1, 1.0, 1), ScoredSentence("Otra.", 2, 0.88, 2)]
+    far = [_sentence("Primera.", 1, 1.0, 1), _sentence("Otra.", 2, 0.88, 2)]
     assert _scored(monkeypatch, far) == "Primera. [1]"
 
 
@@ -84,18 +89,48 @@ def test_answers_keep_reading_order_and_at_most_two_sentences(
     answer = _scored(
         monkeypatch,
         [
-            ScoredSentence("Antes.", 1, 0.99, 0),
-            ScoredSentence("Mejor.", 1, 1.0, 1),
-            ScoredSentence("Después.", 1, 0.98, 2),
+            _sentence("Antes.", 1, 0.99, 0),
+            _sentence("Mejor.", 1, 1.0, 1),
+            _sentence("Después.", 1, 0.98, 2),
         ],
     )
     assert answer == "Antes. [1] Mejor. [1]"
 
 
+def test_the_selector_picks_the_answer_and_relevance_its_companion(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answer = _scored(
+        monkeypatch,
+        [
+            ScoredSentence("Repite la pregunta.", 1, 0.30, 0, relevance=1.20),
+            ScoredSentence("La responde.", 1, 0.80, 1, relevance=1.00),
+            ScoredSentence("Otra cosa.", 1, 0.50, 2, relevance=0.70),
+        ],
+    )
+    assert answer == "Repite la pregunta. [1] La responde. [1]"
+    alone = [
+        ScoredSentence("La responde.", 1, 0.80, 0, relevance=1.00),
+        ScoredSentence("Otra cosa.", 1, 0.70, 1, relevance=0.80),
+    ]
+    assert _scored(monkeypatch, alone) == "La responde. [1]"
+
+
+def test_nothing_relevant_enough_gets_the_no_answer_reply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sentences = [ScoredSentence("Probable pero ajena.", 1, 0.99, 0, relevance=0.60)]
+    monkeypatch.setattr(embedded, "score_sentences", lambda message, passages: sentences)
+    request = ModelRequest(
+        instructions="", message="¿Cuándo?", passages=[_passage("x", 0.5)], no_answer="No sé."
+    )
+    assert compose(request) == "No sé."
+
+
 def test_a_streamed_answer_keeps_the_marker_of_each_sentence(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    sentences = [ScoredSentence("Primera.", 1, 1.0, 0), ScoredSentence("Otra.", 2, 0.95, 1)]
+    sentences = [_sentence("Primera.", 1, 1.0, 0), _sentence("Otra.", 2, 0.95, 1)]
     monkeypatch.setattr(embedded, "score_sentences", lambda message, passages: sentences)
     request = ModelRequest(
         instructions="", message="¿Cuándo?", passages=[_passage("x", 0.5), _passage("y", 0.5)]

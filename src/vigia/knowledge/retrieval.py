@@ -114,21 +114,29 @@ def search_knowledge(
     return _passages(session, query, hits)
 
 
-def read_passages(
-    session: Session, kbs: Sequence[KnowledgeBase], query: str, limit: int = 5
+def reading_pool(
+    session: Session,
+    kbs: Sequence[KnowledgeBase],
+    query: str,
+    lexical: int = READ_LEXICAL,
+    dense: int = READ_DENSE,
 ) -> list[Passage]:
-    """The ``limit`` passages an agent reads: the lexical top ``READ_LEXICAL`` and the dense
-    top ``READ_DENSE`` (at least ``limit`` each), ordered by their best sentence for
-    ``query``."""
+    """The passages an agent's reading is drawn from: the lexical top ``lexical``, then the
+    dense top ``dense`` not among them, each in its index's order."""
     query = query[:MAX_QUERY_CHARS]
     if not kbs or not query.strip():
         return []
-    wanted: list[tuple[Mode, int]] = [
-        ("lexical", max(limit, READ_LEXICAL)),
-        ("dense", max(limit, READ_DENSE)),
-    ]
-    pool = _passages(session, query, _hits(session, kbs, query, wanted, embed=True))
-    return by_best_sentence(query, pool)[:limit]
+    wanted: list[tuple[Mode, int]] = [("lexical", lexical), ("dense", dense)]
+    return _passages(session, query, _hits(session, kbs, query, wanted, embed=True))
+
+
+def read_passages(
+    session: Session, kbs: Sequence[KnowledgeBase], query: str, limit: int = 5
+) -> list[Passage]:
+    """The ``limit`` passages an agent reads: the reading pool (at least ``limit`` from each
+    side) ordered by their best sentence for ``query``."""
+    pool = reading_pool(session, kbs, query, max(limit, READ_LEXICAL), max(limit, READ_DENSE))
+    return by_best_sentence(query[:MAX_QUERY_CHARS], pool)[:limit]
 
 
 def search_workspace(

@@ -1,9 +1,10 @@
 """The embedded default model: a grounded extractive answerer with no generative weights.
 
-With retrieved passages, it answers with the passage sentences that score best for the
-message (``vigia.llm.reading``), in their own words, each followed by its ``[n]``: the best
-sentence and, when one scores nearly as well (``FOLLOW_RATIO``), the next best, from any
-passage. Below ``MIN_ANSWER_SCORE`` nothing is relevant. Without relevant passages it
+With retrieved passages, it answers with passage sentences in their own words, each
+followed by its ``[n]`` (``vigia.llm.reading``): the sentence the answer-sentence selector
+finds most likely to answer and, when another is nearly as relevant (``FOLLOW_RATIO``), the
+most relevant other one, from any passage. When no sentence reaches ``MIN_ANSWER_SCORE``
+of relevance, nothing is relevant. Without relevant passages it
 answers with the sentences of the agent's instructions that share the message's words,
 else with the agent's no-answer reply. Deterministic: the same request always gives the
 same answer.
@@ -26,9 +27,9 @@ MIN_OVERLAP = 0.34
 # paraphrased questions together (docs/knowledge.md): a higher bar refuses more questions of
 # the wrong knowledge base but also paraphrases that share few words with their answer.
 MIN_ANSWER_SCORE = 0.65
-# A second sentence joins the best one when it scores at least this share of it: from the
-# same passage (it usually completes it), or, a stricter bar, from another passage (a
-# second citation). Chosen with MIN_ANSWER_SCORE (docs/knowledge.md).
+# A second sentence joins the chosen one when its relevance is at least this share of the
+# chosen one's: from the same passage (it usually completes it), or, a stricter bar, from
+# another passage (a second citation). Chosen with MIN_ANSWER_SCORE (docs/knowledge.md).
 FOLLOW_RATIO = 0.85
 OTHER_PASSAGE_RATIO = 0.92
 ANSWER_SENTENCES = 2
@@ -85,21 +86,19 @@ def _from_instructions(request: ModelRequest) -> list[_Candidate]:
 
 def _from_passages(request: ModelRequest) -> list[_Candidate]:
     """The best passage sentences for the message (empty when none is relevant)."""
-    scored = sorted(
-        score_sentences(request.message, request.passages), key=lambda s: (-s.score, s.order)
-    )
-    if not scored or scored[0].score < MIN_ANSWER_SCORE:
+    scored = score_sentences(request.message, request.passages)
+    if not scored or max(s.relevance for s in scored) < MIN_ANSWER_SCORE:
         return []
-    best = scored[0]
+    best = min(scored, key=lambda s: (-s.score, s.order))
     chosen = [best]
-    for candidate in scored[1:]:
+    for candidate in sorted(scored, key=lambda s: (-s.relevance, s.order)):
         if len(chosen) == ANSWER_SENTENCES:
             break
         ratio = FOLLOW_RATIO if candidate.passage == best.passage else OTHER_PASSAGE_RATIO
         repeated = candidate.text.casefold() == best.text.casefold()
-        if candidate.score >= ratio * best.score and not repeated:
+        if candidate.relevance >= ratio * best.relevance and not repeated:
             chosen.append(candidate)
-    return [_Candidate(c.text, c.passage, c.score, c.order) for c in chosen]
+    return [_Candidate(c.text, c.passage, c.relevance, c.order) for c in chosen]
 
 
 def _render(chosen: list[_Candidate]) -> str:

@@ -1,0 +1,180 @@
+"""Feature rows of stored reading pools, the selector's fit, and the figures it is judged by.
+
+A question's pool is the lexical top L and the dense top D of its stored search (as
+``vigia.knowledge.retrieval.reading_pool`` builds it); its rows are computed by the
+package's own ``vigia.llm.sentence_features.features``. A sentence is labelled positive
+when it holds a gold answer (folded, as ``bench/knowledge_public.py`` checks replies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from bench.reader.pools import Pools
+from numpy.typing import NDArray
+
+from vigia.language import fold
+from vigia.llm.sentence_features import FEATURE_NAMES, Candidates, features
+from vigia.logistic import fit_binary, lbfgs
+
+Scorer = Callable[[NDArray[np.float32]], NDArray[np.float64]]
+# The hand-set relevance (vigia.llm.reading): cosine + passage score − 0.02 per passage rank
+# + 0.6 × IDF overlap; before the selector it also chose the answering sentence.
+COSINE, OVERLAP_IDF, PASSAGE_SCORE = (
+    FEATURE_NAMES.index(n) for n in ("cosine", "overlap_idf", "passage_score")
+)
+
+
+def holds(text: str, answers: list[str]) -> bool:
+    folded = fold(text)
+    return any(fold(a) in folded for a in answers)
+
+
+def pool_ids(question: dict[str, Any], lexical: int, dense: int) -> list[str]:
+    ids = list(question["lexical"][:lexical])
+    return ids + [d for d in question["dense"][:dense] if d not in ids]
+
+
+@dataclass
+class Rows:
+    """One question's candidate sentences over the passages ``ids``, in reading order."""
+
+    ids: list[str]
+    x: NDArray[np.float32]
+    labels: NDArray[np.bool_]
+    passages: NDArray[np.int64]
+    texts: list[str]
+
+
+def rows_for(pools: Pools, index: int, ids: list[str]) -> Rows:
+    question = pools.questions[index]
+    texts: list[str] = []
+    numbers: list[int] = []
+    places: list[int] = []
+    rows: list[int] = []
+    for n, key in enumerate(ids):
+        chunk = pools.chunks[key]
+        for place, (text, row) in enumerate(zip(chunk["sentences"], chunk["rows"], strict=True)):
+            texts.append(text)
+            numbers.append(n)
+            places.append(place)
+            rows.append(row)
+    texts, numbers, places, rows = texts[:240], numbers[:240], places[:240], rows[:240]
+    found = Candidates(texts, numbers, places, [question["scores"][ids[n]] for n in numbers])
+    x = features(question["q"], found, pools.queries[index], pools.vectors[rows])
+    labels = np.array([holds(t, question["answers"]) for t in texts], dtype=bool)
+    return Rows(ids, x, labels, np.array(numbers), texts)
+
+
+def hand_set(rows: Rows) -> NDArray[np.float64]:
+    """The hand-set relevance of each row."""
+    x = rows.x.astype(np.float64)
+    return x[:, PASSAGE_SCORE] - 0.02 * rows.passages + x[:, COSINE] + 0.6 * x[:, OVERLAP_IDF]
+
+
+@dataclass
+class Fit:
+    weights: NDArray[np.float64]
+    bias: float
+
+    def __call__(self, x: NDArray[np.float32]) -> NDArray[np.float64]:
+        return 1.0 / (1.0 + np.exp(-(x.astype(np.float64) @ self.weights + self.bias)))
+
+
+def listwise_weights(x: NDArray[np.float64], labels: list[NDArray[np.bool_]], l2: float) -> Any:
+    """Weights maximising, per question with a positive candidate, the log of the softmax
+    mass its positives get (rows of ``x`` grouped by question, ``labels`` per question)."""
+    sizes = np.array([len(y) for y in labels])
+    keep = np.array([bool(v.any()) for v in labels])
+    useful = np.repeat(keep, sizes)
+    x, y = x[useful], np.concatenate(labels).astype(np.float64)[useful]
+    sizes = sizes[keep]
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    question = np.repeat(np.arange(len(sizes)), sizes)
+
+    def objective(w: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
+        s = x @ w
+        e = np.exp(s - np.maximum.reduceat(s, starts)[question])
+        total, held = np.add.reduceat(e, starts), np.add.reduceat(e * y, starts)
+        loss = float(-(np.log(held) - np.log(total)).mean()) + 0.5 * l2 * float(w @ w)
+        share = (e / total[question] - e * y / held[question]) / len(sizes)
+        return loss, x.T @ share + l2 * w
+
+    return lbfgs(objective, np.zeros(x.shape[1]))
+
+
+def fit(all_rows: list[Rows], l2: float) -> Fit:
+    """Ranking weights fitted listwise on standardised columns, then scaled and shifted
+    into a probability (a one-feature logistic fit of the sentences' labels on the ranking
+    score, each question weighing the same)."""
+    x = np.vstack([r.x for r in all_rows]).astype(np.float64)
+    labels = [r.labels for r in all_rows]
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    ranking = listwise_weights((x - mean) / scale, labels, l2) / scale
+    score = (x @ ranking)[:, None]
+    y = np.concatenate(labels).astype(np.float64)
+    row_weights = np.concatenate([np.full(len(v), 1.0 / len(v)) for v in labels])
+    slope, bias = fit_binary(score, y, 0.0, row_weights)
+    return Fit(ranking * float(slope[0]), bias)
+
+
+@dataclass
+class Reading:
+    """What one question's reading gives under a scorer."""
+
+    recall_rank: int | None  # first passage (1-based, in reading order) holding an answer
+    best_holds: bool  # the best sentence of the read passages holds an answer
+    reply_holds: bool  # the answer (best + follower) holds one
+    relevance: float  # the best relevance among the read sentences (the no-answer gate)
+    reply_chars: int
+
+
+def read(
+    pools: Pools,
+    index: int,
+    scorer: Callable[[Rows], NDArray[np.float64]],
+    lexical: int,
+    dense: int,
+    rules: tuple[float, float],
+    top_k: int = 5,
+) -> Reading:
+    """Orders the pool by best sentence under ``scorer``, keeps ``top_k``, rescores them and
+    answers as ``vigia.llm.embedded`` does: the best sentence under ``scorer``, and the most
+    relevant other one (the hand-set score) when its relevance is at least ``rules`` (same
+    passage, other passage) times the best's."""
+    question = pools.questions[index]
+    pool = rows_for(pools, index, pool_ids(question, lexical, dense))
+    scores = scorer(pool)
+    best = {n: float(scores[pool.passages == n].max()) for n in set(pool.passages.tolist())}
+    order = sorted(best, key=lambda n: (-best[n], n))[:top_k]
+    ids = [pool.ids[n] for n in order]
+    rank = next(
+        (
+            i
+            for i, key in enumerate(ids, 1)
+            if holds(pools.chunks[key]["text"], question["answers"])
+        ),
+        None,
+    )
+    read_rows = rows_for(pools, index, ids)
+    scores, relevance = scorer(read_rows), hand_set(read_rows)
+    top = min(range(len(scores)), key=lambda i: (-scores[i], i))
+    chosen = [top]
+    for i in sorted(range(len(scores)), key=lambda i: (-relevance[i], i)):
+        same = read_rows.passages[i] == read_rows.passages[top]
+        ratio = rules[0] if same else rules[1]
+        if relevance[i] >= ratio * relevance[top] and read_rows.texts[i] != read_rows.texts[top]:
+            chosen.append(i)
+            break
+    reply = " ".join(read_rows.texts[i] for i in sorted(chosen))
+    return Reading(
+        rank,
+        bool(read_rows.labels[top]),
+        holds(reply, question["answers"]),
+        float(relevance.max()),
+        len(reply),
+    )
