@@ -21,7 +21,7 @@ scores and order. Dense search and the fusion of both sides are shared
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import bindparam, text
 from sqlalchemy.orm import Session
@@ -95,6 +95,11 @@ _DELETE_POSTINGS = text(
 _FORGET_TERMS = text(
     "DELETE FROM search_vocabulary WHERE id = ANY(CAST(:term_ids AS integer[])) AND entries <= 0"
 )
+# Dropping a collection: its postings, found by its vocabulary's term ids.
+_DROP_POSTINGS = text(
+    "DELETE FROM search_postings WHERE term_id IN"
+    " (SELECT id FROM search_vocabulary WHERE collection = :collection)"
+)
 # ``:terms`` and ``:frequencies`` are parallel arrays: each query term and how many
 # entries hold it. An entry's score sums over the query terms it holds.
 _LEXICAL = text(
@@ -122,12 +127,19 @@ _LEXICAL = text(
 ).bindparams(bindparam("collections", expanding=True))
 
 
+def _array(numbers: Iterable[int]) -> str:
+    """An integer array as PostgreSQL's text literal (``{1,2,3}``): for the ~22,000 postings
+    of a batch, 5x cheaper to build than letting the driver adapt a list of ints."""
+    return "{" + ",".join(map(str, numbers)) + "}"
+
+
 class PostgresSearchIndex(HybridSearchIndex):
     """``SearchIndex`` on PostgreSQL (BM25 over postings, vectors kept in memory).
 
     Deleting entries deletes their ``search_terms`` rows, and deleting a collection its
-    ``search_totals`` and ``search_vocabulary`` rows, hence its postings (``ON DELETE
-    CASCADE``). Removing entries through ``remove`` deletes their postings.
+    ``search_totals`` and ``search_vocabulary`` rows (``ON DELETE CASCADE``). Postings have
+    no foreign key (checking one per posting cost the database 70 % more CPU when writing):
+    ``remove`` and ``drop`` delete them, so entries must be written through this index.
     """
 
     document_frequency_sql = _DOC_FREQUENCY
@@ -162,7 +174,7 @@ class PostgresSearchIndex(HybridSearchIndex):
                     "id": i,
                     "collection": collection,
                     "size": size,
-                    "term_ids": sorted(ids[t] for t in c),
+                    "term_ids": _array(sorted(ids[t] for t in c)),
                 }
                 for (i, _), c, size in zip(rows, counts, sizes, strict=True)
             ],
@@ -173,7 +185,7 @@ class PostgresSearchIndex(HybridSearchIndex):
             for term, tf in c.items()
         )
         if postings:
-            columns = [list(column) for column in zip(*postings, strict=True)]
+            columns = [_array(column) for column in zip(*postings, strict=True)]
             names = ("term_ids", "entry_ids", "tfs", "sizes")
             session.execute(_INSERT_POSTINGS, dict(zip(names, columns, strict=True)))
 
@@ -186,7 +198,7 @@ class PostgresSearchIndex(HybridSearchIndex):
             session.execute(_FORGET_TERMS, {"term_ids": gone})
 
     def unindex_collection(self, session: Session, collection: str) -> None:
-        return None
+        session.execute(_DROP_POSTINGS, {"collection": collection})
 
     def rank_lexical(
         self,
