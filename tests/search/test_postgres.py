@@ -137,6 +137,21 @@ def _database_at(revision: str) -> Iterator[str]:
         admin.dispose()
 
 
+def _tsvectors(session: Session) -> dict[str, dict[str, int]]:
+    """Each entry's lexemes with their number of positions, by entry key."""
+    rows = session.execute(
+        text(
+            "SELECT e.key, u.lexeme, cardinality(u.positions) FROM search_terms AS s"
+            " JOIN search_entries AS e ON e.id = s.entry_id"
+            " CROSS JOIN LATERAL unnest(s.terms) AS u(lexeme, positions, weights)"
+        )
+    )
+    out: dict[str, dict[str, int]] = {}
+    for key, lexeme, count in rows:
+        out.setdefault(key, {})[lexeme] = count
+    return out
+
+
 def test_the_migration_builds_postings_from_an_existing_index() -> None:
     vector = np.ones(4, dtype=np.float32)
     entries = {
@@ -179,6 +194,7 @@ def test_the_migration_builds_postings_from_an_existing_index() -> None:
                 )
             session.execute(text(_load_migration("0015_search_vocabulary").BACKFILL))
             session.commit()
+            before = _tsvectors(session)
         command.upgrade(alembic_config(url), "heads")
         with Session(engine) as session:
             assert postings(session) == expected(entries)
@@ -187,6 +203,9 @@ def test_the_migration_builds_postings_from_an_existing_index() -> None:
             migrated = PostgresSearchIndex().search(
                 session, ["kb:a", "kb:b"], "robo con franquicia", None, 5, "lexical"
             )
+        command.downgrade(alembic_config(url), "0015_search_vocabulary")
+        with Session(engine) as session:  # the tsvectors come back, term counts included
+            assert _tsvectors(session) == before
         engine.dispose()
     index = PostgresSearchIndex()
     with Session(get_engine()) as session:  # the same entries written by today's code
