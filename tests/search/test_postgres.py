@@ -72,6 +72,19 @@ def test_postings_hold_the_analyzer_terms_with_their_counts(
         assert term_ids_match_postings(session)
 
 
+def test_terms_too_long_for_an_index_key_are_left_out() -> None:
+    blob = "A1" * 2000  # one 4,000-character CODE term: past a btree key's size
+    entry = Entry("1", f"MOVE {blob} TO WS-TOTAL.", np.ones(4, dtype=np.float32))
+    with Session(get_engine()) as session:
+        index = PostgresSearchIndex()
+        index.add(session, "kb:a", [entry], CODE)
+        held = postings(session)
+        assert {term for term, *_ in held} == {"move", "wstotal", "ws", "total"}
+        assert {size for *_, size in held} == {5}  # the long term still counts in the size
+        found = index.search(session, ["kb:a"], "WS-TOTAL", None, 5, "lexical", CODE)
+        assert [h.key for h in found] == ["1"]
+
+
 def test_vocabulary_follows_adds_removals_and_drops() -> None:
     index = PostgresSearchIndex()
     vector = np.ones(4, dtype=np.float32)

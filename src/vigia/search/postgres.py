@@ -32,6 +32,7 @@ from vigia.search.text import PROSE, Analyzer
 K1 = 1.2
 B = 0.75
 MIN_IDF = 1e-6
+MAX_TERM_BYTES = 2047
 
 _INSERT_TERMS = text(
     "INSERT INTO search_terms (entry_id, collection, size, term_ids)"
@@ -127,6 +128,13 @@ _LEXICAL = text(
 ).bindparams(bindparam("collections", expanding=True))
 
 
+def _indexable(term: str) -> bool:
+    """Whether a term fits a btree key (the vocabulary's): at most 2,047 bytes in UTF-8, the
+    bound ``to_tsvector`` also kept. Longer ones (a blob in source code) are not indexed
+    but still count in the entry's size."""
+    return len(term) <= 511 or len(term.encode()) <= MAX_TERM_BYTES
+
+
 def _array(numbers: Iterable[int]) -> str:
     """An integer array as PostgreSQL's text literal (``{1,2,3}``): for the ~22,000 postings
     of a batch, 5x cheaper to build than letting the driver adapt a list of ints."""
@@ -151,8 +159,9 @@ class PostgresSearchIndex(HybridSearchIndex):
         rows: list[tuple[int, str]],
         analyzer: Analyzer = PROSE,
     ) -> None:
-        counts = [Counter(analyzer.split(t)) for _, t in rows]
-        sizes = [sum(c.values()) for c in counts]
+        words = [analyzer.split(t) for _, t in rows]
+        sizes = [len(w) for w in words]
+        counts = [Counter(t for t in w if _indexable(t)) for w in words]
         # The collection's totals row first: it serialises the writers of one collection.
         session.execute(
             _ADD_TOTALS, {"collection": collection, "n": len(rows), "words": sum(sizes)}
