@@ -2,8 +2,9 @@
 
 The lexical side is backend specific and written in SQL by its backend: on SQLite an FTS5
 table ``search_fts`` whose rowid is ``search_entries.id`` (migration ``0002_knowledge``); on
-PostgreSQL a table ``search_terms`` (a ``tsvector`` per entry, GIN index) and per-collection
-``search_totals`` (migration ``0006_search_postgres``).
+PostgreSQL ``search_terms`` (per entry), ``search_totals`` (per collection),
+``search_vocabulary`` (per term and collection) and ``search_postings`` (per term and entry),
+migrations ``0006_search_postgres``, ``0015_search_vocabulary`` and ``0016_search_postings``.
 """
 
 from __future__ import annotations
