@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -257,3 +258,16 @@ def mock_upstream() -> Iterator[str]:
     """A local OpenAI-compatible upstream; yields its ``/v1`` base URL."""
     with serve_in_thread(create_mock()) as url:
         yield url + "/v1"
+
+
+@pytest.fixture
+def one_slot(monkeypatch: pytest.MonkeyPatch) -> Iterator[admission.WriteGate]:
+    """Write admission of one slot and no queue; the test holds that slot."""
+    monkeypatch.setenv("VIGIA_WRITE_CONCURRENCY", "1")
+    monkeypatch.setenv("VIGIA_WRITE_QUEUE", "0")
+    get_settings.cache_clear()
+    admission.get_write_gate.cache_clear()
+    gate = admission.get_write_gate()
+    asyncio.run(gate.acquire())
+    yield gate
+    gate.release()
