@@ -55,6 +55,9 @@ def _block_network(monkeypatch: pytest.MonkeyPatch) -> None:
 # With VIGIA_TEST_DATABASE_URL=postgresql://user@host:port/db the suite runs on PostgreSQL:
 # one database migrated once as a template, and a fresh copy of it for every test.
 PG_URL = os.environ.get("VIGIA_TEST_DATABASE_URL")
+needs_postgres = pytest.mark.skipif(
+    not PG_URL, reason="needs PostgreSQL: set VIGIA_TEST_DATABASE_URL=postgresql://…"
+)
 
 
 @pytest.fixture(scope="session")
