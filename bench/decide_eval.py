@@ -28,11 +28,12 @@ from bench.decide.descriptions import CLINC_DESCRIPTIONS  # noqa: E402
 from bench.decide.examples import fewshot_questions  # noqa: E402
 from bench.decide.fitting import fit  # noqa: E402
 from bench.decide.report import evaluate_task, table  # noqa: E402
-from bench.decide.runner import SPEC_QUESTIONS, evaluate_examples, latency  # noqa: E402
+from bench.decide.runner import evaluate_examples, latency  # noqa: E402
 from bench.decide.tasks import Kind, Row, Task, all_tasks, texts_of  # noqa: E402
 
 from vigia.decide import calibration as calib_module  # noqa: E402
 from vigia.decide.calibration import get_calibration  # noqa: E402
+from vigia.decide.spec_example import SPEC_QUESTIONS  # noqa: E402
 
 
 def sentence_style(task: Task) -> Task:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -54,6 +55,9 @@ def _block_network(monkeypatch: pytest.MonkeyPatch) -> None:
 # With VIGIA_TEST_DATABASE_URL=postgresql://user@host:port/db the suite runs on PostgreSQL:
 # one database migrated once as a template, and a fresh copy of it for every test.
 PG_URL = os.environ.get("VIGIA_TEST_DATABASE_URL")
+needs_postgres = pytest.mark.skipif(
+    not PG_URL, reason="needs PostgreSQL: set VIGIA_TEST_DATABASE_URL=postgresql://…"
+)
 
 
 @pytest.fixture(scope="session")
@@ -257,3 +261,16 @@ def mock_upstream() -> Iterator[str]:
     """A local OpenAI-compatible upstream; yields its ``/v1`` base URL."""
     with serve_in_thread(create_mock()) as url:
         yield url + "/v1"
+
+
+@pytest.fixture
+def one_slot(monkeypatch: pytest.MonkeyPatch) -> Iterator[admission.WriteGate]:
+    """Write admission of one slot and no queue; the test holds that slot."""
+    monkeypatch.setenv("VIGIA_WRITE_CONCURRENCY", "1")
+    monkeypatch.setenv("VIGIA_WRITE_QUEUE", "0")
+    get_settings.cache_clear()
+    admission.get_write_gate.cache_clear()
+    gate = admission.get_write_gate()
+    asyncio.run(gate.acquire())
+    yield gate
+    gate.release()

@@ -54,25 +54,6 @@ def evaluate_examples(
     return report
 
 
-SPEC_QUESTIONS: dict[str, dict[str, object]] = {
-    "equipo": {
-        "type": "choice",
-        "ask": "¿Qué equipo debe atender esto?",
-        "options": {
-            "facturacion": "Pagos, cobros, reembolsos",
-            "envios": "Entregas",
-            "ventas": None,
-        },
-    },
-    "urgencia": {
-        "type": "scale",
-        "ask": "¿Qué tan urgente es?",
-        "levels": ["baja", "media", "alta"],
-    },
-    "reembolso": {"type": "binary", "ask": "¿Pide un reembolso?"},
-}
-
-
 SPEC_EXAMPLES = {
     "equipo": [
         {"state": "Me cobraron dos veces", "answer": "facturacion"},

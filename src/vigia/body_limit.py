@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from vigia.http_errors import error_body
+from vigia.http_middleware import HttpMiddleware
 
 DEFAULT_LIMIT = 2 * 1024 * 1024
 UPLOAD_LIMIT = 64 * 1024 * 1024
@@ -36,16 +37,10 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, _detail(limit))
 
 
-class BodyLimitMiddleware:
+class BodyLimitMiddleware(HttpMiddleware):
     """ASGI middleware: checks Content-Length and counts streamed bytes."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit = limit_for(scope["path"])
         for name, value in scope.get("headers", []):
             if name == b"content-length" and value.isdigit() and int(value) > limit:

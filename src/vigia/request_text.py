@@ -17,9 +17,10 @@ from email.message import Message as MimeHeader
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from vigia.http_errors import validation_response
+from vigia.http_middleware import HttpMiddleware
 
 # What may decode to a surrogate or NUL: ``\uD800``–``\uDFFF`` and ``\u0000`` escapes, or the
 # raw UTF-8-shaped bytes of a surrogate (raw NUL is already invalid JSON).
@@ -107,16 +108,10 @@ def _is_json(scope: Scope) -> bool:
     return False
 
 
-class RequestTextMiddleware:
+class RequestTextMiddleware(HttpMiddleware):
     """ASGI middleware: checks the URL, reads JSON bodies, refuses unstorable text."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         error = url_error(scope)
         if error is not None:
             await validation_response(scope["path"], [error])(scope, receive, send)

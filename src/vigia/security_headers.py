@@ -13,7 +13,9 @@ streamed bodies flow through untouched.
 
 from __future__ import annotations
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from vigia.http_middleware import HttpMiddleware
 
 HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-content-type-options", b"nosniff"),
@@ -30,15 +32,10 @@ def with_security_headers(headers: list[tuple[bytes, bytes]]) -> list[tuple[byte
     return headers + [(name, value) for name, value in HEADERS if name not in present]
 
 
-class SecurityHeadersMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+class SecurityHeadersMiddleware(HttpMiddleware):
+    """ASGI middleware: adds the security headers as each response starts."""
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))

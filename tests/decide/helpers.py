@@ -6,26 +6,9 @@ import zlib
 
 import numpy as np
 
-SPEC_BODY = {
-    "state": {"canal": "chat", "mensaje": "Me cobraron dos veces y quiero mi dinero de vuelta"},
-    "questions": {
-        "equipo": {
-            "type": "choice",
-            "ask": "¿Qué equipo debe atender esto?",
-            "options": {
-                "facturacion": "Pagos, cobros, reembolsos",
-                "envios": "Entregas",
-                "ventas": None,
-            },
-        },
-        "urgencia": {
-            "type": "scale",
-            "ask": "¿Qué tan urgente es?",
-            "levels": ["baja", "media", "alta"],
-        },
-        "reembolso": {"type": "binary", "ask": "¿Pide un reembolso?"},
-    },
-}
+from vigia.decide.spec_example import SPEC_QUESTIONS, SPEC_STATE
+
+SPEC_BODY = {"state": SPEC_STATE, "questions": SPEC_QUESTIONS}
 
 
 class HashEmbedder:

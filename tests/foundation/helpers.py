@@ -17,3 +17,14 @@ def chat(
     body = {"model": model, "messages": [{"role": "user", "content": text}], **extra}
     r = client.post("/v1/chat/completions", headers=headers, json=body)
     return r.status_code, r.json()
+
+
+def stream_lines(client: TestClient, key: str, model: str, text: str) -> list[str]:
+    """Streams one user message; returns its ``data: …`` lines, ``data: [DONE]`` included."""
+    with client.stream(
+        "POST",
+        "/v1/chat/completions",
+        headers={"Authorization": f"Bearer {key}"},
+        json={"model": model, "stream": True, "messages": [{"role": "user", "content": text}]},
+    ) as response:
+        return [line for line in response.iter_lines() if line.startswith("data: ")]

@@ -4,7 +4,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant
-from tests.foundation.helpers import ADMIN, chat
+from tests.foundation.helpers import ADMIN, chat, stream_lines
 from vigia.llm.mock_upstream import DEFAULT_TEXT
 
 
@@ -34,17 +34,7 @@ def test_upstream_stream_arrives_by_sentences(
     client: TestClient, tenant: Tenant, mock_upstream: str
 ) -> None:
     _use_upstream(client, tenant, mock_upstream, "gpt-4o-mini")
-    with client.stream(
-        "POST",
-        "/v1/chat/completions",
-        headers={"Authorization": f"Bearer {tenant.production_key}"},
-        json={
-            "model": tenant.agent_slug,
-            "stream": True,
-            "messages": [{"role": "user", "content": "hola"}],
-        },
-    ) as r:
-        lines = [line for line in r.iter_lines() if line.startswith("data: ")]
+    lines = stream_lines(client, tenant.production_key, tenant.agent_slug, "hola")
     assert lines[-1] == "data: [DONE]"
     contents = [line for line in lines if '"content": "' in line and '"role"' not in line]
     assert len(contents) == 2, "two sentences, two chunks"
@@ -56,19 +46,9 @@ def test_upstream_errors_are_translated(
     _use_upstream(client, tenant, mock_upstream, "fail-500")
     status, body = chat(client, tenant.production_key, tenant.agent_slug, "hola")
     assert status == 502 and body == {"detail": "model provider answered HTTP 500"}
-    r = client.post(
-        "/v1/chat/completions",
-        headers={"Authorization": f"Bearer {tenant.production_key}"},
-        json={
-            "model": tenant.agent_slug,
-            "stream": True,
-            "messages": [{"role": "user", "content": "hola"}],
-        },
-    )
-    assert r.status_code == 502, (
-        "a failure before the first sentence is an HTTP error, not a 200 stream"
-    )
-    assert r.json() == {"detail": "model provider answered HTTP 500"}
+    status, body = chat(client, tenant.production_key, tenant.agent_slug, "hola", stream=True)
+    assert status == 502, "a failure before the first sentence is an HTTP error, not a 200 stream"
+    assert body == {"detail": "model provider answered HTTP 500"}
 
 
 def test_unreachable_upstream_is_a_502(client: TestClient, tenant: Tenant) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import httpx
 import pytest
@@ -46,19 +46,6 @@ def _count(model: type) -> int:
 def _stored_writes() -> dict[str, int]:
     tables = (OutputReview, Run, Conversation, Message, DecideUsage)
     return {model.__name__: _count(model) for model in tables}
-
-
-@pytest.fixture
-def one_slot(monkeypatch: pytest.MonkeyPatch) -> Iterator[admission.WriteGate]:
-    """Write admission of one slot and no queue; the test holds that slot."""
-    monkeypatch.setenv("VIGIA_WRITE_CONCURRENCY", "1")
-    monkeypatch.setenv("VIGIA_WRITE_QUEUE", "0")
-    get_settings.cache_clear()
-    admission.get_write_gate.cache_clear()
-    gate = admission.get_write_gate()
-    asyncio.run(gate.acquire())
-    yield gate
-    gate.release()
 
 
 @pytest.fixture

@@ -9,13 +9,10 @@ becomes model input after the release.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from openai import OpenAI
 
-from tests.conftest import Tenant
-from tests.guardrails.test_streaming import agent_on_upstream
+from tests.guardrails.upstream import UPSTREAM_MODEL, agent_on_upstream, ask, sherlock
 from vigia.conversations import service as conversations
 from vigia.db.session import session_scope
 from vigia.llm.function import FunctionModel
@@ -27,18 +24,9 @@ BLOCKED_REPLY = "No puedo ayudarte con ese pedido. ¿Hay algo más en lo que pue
 
 @pytest.fixture
 def upstream() -> Iterator[FunctionModel]:
-    with override_model(FunctionModel(lambda _: "Con gusto."), name="upstream-model") as model:
+    with override_model(FunctionModel(lambda _: "Con gusto."), name=UPSTREAM_MODEL) as model:
         assert isinstance(model, FunctionModel)
         yield model
-
-
-def ask(tenant: Tenant, url: str, messages: list[dict[str, str]], **extra: Any) -> Any:
-    client = OpenAI(base_url=f"{url}/v1", api_key=tenant.production_key, max_retries=0)
-    return client.chat.completions.create(model="asistente", messages=messages, **extra)  # type: ignore[arg-type]
-
-
-def sherlock(completion: Any) -> dict[str, Any]:
-    return dict((completion.model_extra or {})["sherlock"])
 
 
 def test_an_injection_in_resent_history_blocks_the_turn(

@@ -8,61 +8,27 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from openai import OpenAI
 
-from tests.conftest import Tenant, make_tenant
-from vigia.agents.models import Agent
-from vigia.agents.schemas import AgentConfig, AgentPatch
-from vigia.agents.service import publish, update_draft
-from vigia.db.session import session_scope
+from tests.guardrails.upstream import UPSTREAM_MODEL, agent_on_upstream, streamed
+from vigia.agents.schemas import AgentConfig
 from vigia.engine.stages.generation import Generation
 from vigia.engine.turn import Turn, TurnRequest
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.llm.function import FunctionModel
 from vigia.llm.protocol import Passage
 from vigia.llm.registry import override_model
-from vigia.llm.settings import ModelSettings
 
 # Personal-data checks only: the sentences below need no grounding to be sent.
 PII_ONLY = GuardrailsConfig(grounding="off")
 SAFE = "Prefiero no responder eso. Un miembro del equipo puede ayudarte."
-
-
-def agent_on_upstream(workspace: str) -> Tenant:
-    tenant = make_tenant(name=workspace, slug="asistente")
-    with session_scope() as session:
-        agent = session.get(Agent, tenant.agent_id)
-        assert agent is not None
-        model = ModelSettings(
-            provider="openai", name="upstream-model", base_url="http://up.test/v1"
-        )
-        update_draft(session, agent, AgentPatch(model=model, guardrails=PII_ONLY))
-        publish(session, agent)
-    return tenant
-
-
-def streamed(tenant: Tenant, url: str) -> tuple[str, dict[str, object]]:
-    """Every delta the client received, joined, and the final ``sherlock`` block."""
-    client = OpenAI(base_url=f"{url}/v1", api_key=tenant.production_key, max_retries=0)
-    stream = client.chat.completions.create(
-        model="asistente",
-        messages=[{"role": "user", "content": "¿Cómo los contacto?"}],
-        stream=True,
-    )
-    deltas, last = [], None
-    for chunk in stream:
-        if chunk.choices and chunk.choices[0].delta.content:
-            deltas.append(chunk.choices[0].delta.content)
-        last = chunk
-    assert last is not None
-    return "".join(deltas), dict((last.model_extra or {})["sherlock"])
+QUESTION = "¿Cómo los contacto?"
 
 
 @pytest.fixture
 def pieces() -> Iterator[list[str]]:
     """What the fake upstream streams; each test fills it."""
     chunks: list[str] = []
-    with override_model(FunctionModel(lambda _: list(chunks)), name="upstream-model"):
+    with override_model(FunctionModel(lambda _: list(chunks)), name=UPSTREAM_MODEL):
         yield chunks
 
 
@@ -75,7 +41,7 @@ def test_a_phone_split_across_two_sentences_is_never_sent_in_part(
         "4567-8901 es el ",
         "resto.",
     ]
-    text, sherlock = streamed(agent_on_upstream("partido"), live_server)
+    text, sherlock = streamed(agent_on_upstream("partido", PII_ONLY), live_server, QUESTION)
     assert text.startswith("Con gusto te ayudo.")
     assert "+54" not in text and "9 11" not in text and "4567" not in text
     assert text.endswith(SAFE)
@@ -95,7 +61,7 @@ def test_obfuscated_and_spelled_out_personal_data_never_reach_the_client(
 ) -> None:
     words = leak.split(" ")
     pieces += ["Con gusto te ayudo. ", *(w + " " for w in words)]
-    text, sherlock = streamed(agent_on_upstream("oculto"), live_server)
+    text, sherlock = streamed(agent_on_upstream("oculto", PII_ONLY), live_server, QUESTION)
     assert text == f"Con gusto te ayudo. {SAFE}"
     assert sherlock["guardrails"] == ["personal_data"]
 
@@ -104,7 +70,7 @@ def test_a_sentence_ending_in_a_number_is_released_with_the_next_when_it_is_clea
     live_server: str, pieces: list[str]
 ) -> None:
     pieces += ["Abrimos a las 9. ", "Cerramos a las 18. ", "Gracias."]
-    text, sherlock = streamed(agent_on_upstream("limpio"), live_server)
+    text, sherlock = streamed(agent_on_upstream("limpio", PII_ONLY), live_server, QUESTION)
     assert text == "Abrimos a las 9. Cerramos a las 18. Gracias."
     assert sherlock["status"] == "ok"
 

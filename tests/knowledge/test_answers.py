@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant, make_tenant
+from tests.foundation.helpers import stream_lines
 from tests.knowledge.documents import policy_pdf
 from vigia.agents.schemas import AgentConfig, AgentPatch, Replies
 from vigia.agents.service import get_agent, publish, update_draft
@@ -76,20 +77,8 @@ def test_the_version_decides_which_knowledge_is_searched(
 
 def test_streaming_brings_citations_in_the_last_chunk(client: TestClient, tenant: Tenant) -> None:
     _attach_policy(tenant, publish_it=True)
-    chunks = []
-    with client.stream(
-        "POST",
-        "/v1/chat/completions",
-        headers={"Authorization": f"Bearer {tenant.production_key}"},
-        json={
-            "model": tenant.agent_slug,
-            "stream": True,
-            "messages": [{"role": "user", "content": QUESTION}],
-        },
-    ) as response:
-        for line in response.iter_lines():
-            if line.startswith("data: ") and line != "data: [DONE]":
-                chunks.append(json.loads(line[6:]))
+    lines = stream_lines(client, tenant.production_key, tenant.agent_slug, QUESTION)
+    chunks = [json.loads(line[6:]) for line in lines if line != "data: [DONE]"]
     text = "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks if c["choices"])
     assert "[1]" in text
     assert chunks[-1]["sherlock"]["citations"][0]["heading"] == "Cláusula 4 · Cobertura todo riesgo"

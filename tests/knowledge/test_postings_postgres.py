@@ -5,14 +5,11 @@ Skipped without VIGIA_TEST_DATABASE_URL (see tests/search/test_postgres.py).
 
 from __future__ import annotations
 
-import os
-
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from tests.conftest import Tenant
+from tests.conftest import Tenant, needs_postgres
 from tests.search.postings import (
     postings,
     recount,
@@ -22,10 +19,7 @@ from tests.search.postings import (
 )
 from vigia.db.session import get_engine
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("VIGIA_TEST_DATABASE_URL"),
-    reason="needs PostgreSQL: set VIGIA_TEST_DATABASE_URL=postgresql://…",
-)
+pytestmark = needs_postgres
 
 
 def _consistent(session: Session) -> set[str]:

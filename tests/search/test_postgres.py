@@ -19,6 +19,7 @@ from alembic import command
 from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 
+from tests.conftest import needs_postgres
 from tests.search.contract import SearchIndexContract
 from tests.search.postings import (
     expected,
@@ -34,10 +35,7 @@ from vigia.search.postgres import PostgresSearchIndex
 from vigia.search.protocol import Entry, SearchIndex
 from vigia.search.text import CODE, PROSE, Analyzer
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("VIGIA_TEST_DATABASE_URL"),
-    reason="needs PostgreSQL: set VIGIA_TEST_DATABASE_URL=postgresql://…",
-)
+pytestmark = needs_postgres
 
 
 class TestPostgresSearchIndex(SearchIndexContract):

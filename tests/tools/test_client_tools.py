@@ -54,6 +54,20 @@ def upstream() -> Iterator[FunctionModel]:
         yield model
 
 
+def answered_call(call_id: str, arguments: str, result: str) -> list[dict[str, object]]:
+    """The question, the assistant's ``get_weather`` call and the client's ``result`` of it."""
+    call = {"name": "get_weather", "arguments": arguments}
+    return [
+        {"role": "user", "content": QUESTION},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": call}],
+        },
+        {"role": "tool", "tool_call_id": call_id, "content": result},
+    ]
+
+
 def sdk(base: str, key: str) -> OpenAI:
     return OpenAI(base_url=base + "/v1", api_key=key, max_retries=0)
 
@@ -182,21 +196,7 @@ def test_a_tool_result_without_a_conversation_id_opens_one_with_the_whole_turn(
     tenant = agent_on_fake()
     r = sdk(live_server, tenant.production_key).chat.completions.create(
         model="asistente",
-        messages=[
-            {"role": "user", "content": QUESTION},
-            {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [
-                    {
-                        "id": "call_x",
-                        "type": "function",
-                        "function": {"name": "get_weather", "arguments": '{"city":"Rosario"}'},
-                    }
-                ],
-            },
-            {"role": "tool", "tool_call_id": "call_x", "content": RESULT},
-        ],
+        messages=answered_call("call_x", '{"city":"Rosario"}', RESULT),  # type: ignore[arg-type]
     )
     conversation = (r.model_extra or {})["sherlock"]["conversation_id"]
     roles = [m["role"] for m in stored_messages(conversation)]
@@ -271,21 +271,7 @@ def test_an_injected_client_tool_result_is_withheld_from_the_model(
         headers={"Authorization": f"Bearer {tenant.production_key}"},
         json={
             "model": "asistente",
-            "messages": [
-                {"role": "user", "content": QUESTION},
-                {
-                    "role": "assistant",
-                    "content": None,
-                    "tool_calls": [
-                        {
-                            "id": "call_p",
-                            "type": "function",
-                            "function": {"name": "get_weather", "arguments": "{}"},
-                        }
-                    ],
-                },
-                {"role": "tool", "tool_call_id": "call_p", "content": poisoned},
-            ],
+            "messages": answered_call("call_p", "{}", poisoned),
         },
         timeout=60,
     )

@@ -3,16 +3,12 @@ turn whose write fails half-way stores neither the conversation nor any message.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
-
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from vigia import admission
-from vigia.config import get_settings
 from vigia.db.session import session_scope
 from vigia.errors import Overloaded
 from vigia.worlds import conversations
@@ -32,19 +28,6 @@ def _stored() -> tuple[int, int]:
     return int(count[0] or 0), int(count[1] or 0)
 
 
-@pytest.fixture
-def writer_full(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """One write slot, no queue, and the test holds the slot."""
-    monkeypatch.setenv("VIGIA_WRITE_CONCURRENCY", "1")
-    monkeypatch.setenv("VIGIA_WRITE_QUEUE", "0")
-    get_settings.cache_clear()
-    admission.get_write_gate.cache_clear()
-    gate = admission.get_write_gate()
-    asyncio.run(gate.acquire())
-    yield
-    gate.release()
-
-
 def _assert_busy(response: httpx.Response) -> None:
     assert response.status_code == 503, response.text
     assert int(response.headers["retry-after"]) >= 1
@@ -53,7 +36,7 @@ def _assert_busy(response: httpx.Response) -> None:
 
 
 def test_chat_and_stream_answer_503_while_the_writer_is_full(
-    alice: TestClient, payroll: IndexReport, writer_full: None
+    alice: TestClient, payroll: IndexReport, one_slot: admission.WriteGate
 ) -> None:
     _assert_busy(alice.post("/chat", json=BODY))
     _assert_busy(alice.get("/chat/stream", params={k: str(v) for k, v in BODY.items()}))

@@ -33,10 +33,25 @@ from vigia.knowledge import service as knowledge
 router = APIRouter(prefix="/console/w/{ws}/agents", include_in_schema=False)
 
 
+def _list_page(
+    request: Request, access: Access, db: Session, *, status: int = 200, error: str | None = None
+) -> Response:
+    """The list of the workspace's agents, with ``error`` above it when a creation failed."""
+    rows = agents.list_agents(db, access.workspace.id)
+    return page(
+        request,
+        "agents.html",
+        status=status,
+        access=access,
+        agents=rows,
+        error=error,
+        section="agents",
+    )
+
+
 @router.get("")
 def agent_list(request: Request, access: Reader, db: Db) -> Response:
-    rows = agents.list_agents(db, access.workspace.id)
-    return page(request, "agents.html", access=access, agents=rows, error=None, section="agents")
+    return _list_page(request, access, db)
 
 
 @router.post("", dependencies=Checked)
@@ -53,17 +68,8 @@ def create_agent(
         agent = agents.create_agent(db, access.workspace, spec)
     except (ValidationError, VigiaError) as error:
         detail = "; ".join(problems(error)) if isinstance(error, ValidationError) else error.detail
-        rows = agents.list_agents(db, access.workspace.id)
         status = 422 if isinstance(error, ValidationError) else error.status
-        return page(
-            request,
-            "agents.html",
-            status=status,
-            access=access,
-            agents=rows,
-            error=detail,
-            section="agents",
-        )
+        return _list_page(request, access, db, status=status, error=detail)
     return see_other(f"{access.base}/agents/{agent.slug}")
 
 

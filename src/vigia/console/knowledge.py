@@ -22,22 +22,27 @@ from vigia.knowledge.retrieval import search_knowledge
 router = APIRouter(prefix="/console/w/{ws}/knowledge", include_in_schema=False)
 
 
-def _bases(db: Session, access: Access) -> list[tuple[KnowledgeBase, int, int]]:
-    return [
+def _list_page(
+    request: Request, access: Access, db: Session, *, status: int = 200, error: str | None = None
+) -> Response:
+    """The workspace's knowledge bases with their sizes, and ``error`` when a creation failed."""
+    bases = [
         (kb, *service.sizes(db, kb)) for kb in service.list_knowledge_bases(db, access.workspace)
     ]
+    return page(
+        request,
+        "knowledge.html",
+        status=status,
+        access=access,
+        section="knowledge",
+        bases=bases,
+        error=error,
+    )
 
 
 @router.get("")
 def knowledge_list(request: Request, access: Reader, db: Db) -> Response:
-    return page(
-        request,
-        "knowledge.html",
-        access=access,
-        section="knowledge",
-        bases=_bases(db, access),
-        error=None,
-    )
+    return _list_page(request, access, db)
 
 
 @router.post("", dependencies=Checked)
@@ -51,15 +56,7 @@ def create_base(
     try:
         kb = service.create_knowledge_base(db, access.workspace, name, description)
     except VigiaError as error:
-        return page(
-            request,
-            "knowledge.html",
-            status=error.status,
-            access=access,
-            section="knowledge",
-            bases=_bases(db, access),
-            error=error.detail,
-        )
+        return _list_page(request, access, db, status=error.status, error=error.detail)
     return see_other(f"{access.base}/knowledge/{kb.id}")
 
 

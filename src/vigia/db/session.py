@@ -74,17 +74,22 @@ def _driver_url(url: str) -> str:
     return url
 
 
+def _sqlite_engine(url: str, **pool: Any) -> Engine:
+    """An engine on the SQLite file (created private first), shared across threads, with the
+    busy timeout; ``pool`` sizes its connection pool."""
+    _private_sqlite_file(url)
+    return create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
+        **pool,
+    )
+
+
 def make_engine(url: str) -> Engine:
     """The general engine for ``url``; SQLite gets WAL, foreign keys, a busy timeout and mode
     0600."""
     if url.startswith("sqlite"):
-        _private_sqlite_file(url)
-        engine = create_engine(
-            url,
-            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
-            pool_size=20,
-            max_overflow=20,
-        )
+        engine = _sqlite_engine(url, pool_size=20, max_overflow=20)
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
         engine = create_engine(_driver_url(url), pool_size=20, max_overflow=20, pool_pre_ping=True)
@@ -96,13 +101,8 @@ def make_writer_engine(url: str, connections: int) -> Engine:
     """The writer engine: ``BEGIN IMMEDIATE`` and one connection on SQLite, else a pool of
     ``connections`` (the write admission's size, so admitted writers never wait for one)."""
     if url.startswith("sqlite"):
-        _private_sqlite_file(url)
-        engine = create_engine(
-            url,
-            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
-            pool_size=1,
-            max_overflow=0,
-            pool_timeout=WRITER_POOL_TIMEOUT_S,
+        engine = _sqlite_engine(
+            url, pool_size=1, max_overflow=0, pool_timeout=WRITER_POOL_TIMEOUT_S
         )
         event.listen(engine, "connect", _sqlite_writer_connect)
         event.listen(engine, "begin", _begin_immediate)

@@ -6,6 +6,7 @@ Every field has a size limit; violations answer 422 in FastAPI's list shape.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -50,6 +51,14 @@ def _check_key(key: str, what: str) -> None:
         raise ValueError(f"{what} must not be empty")
     if len(key) > MAX_KEY_CHARS:
         raise ValueError(f"{what} '{key[:20]}…' is longer than {MAX_KEY_CHARS} characters")
+
+
+def _check_question_keys(questions: Mapping[str, object]) -> None:
+    """1 to ``MAX_QUESTIONS`` questions, each under a non-empty key of bounded size."""
+    if not 1 <= len(questions) <= MAX_QUESTIONS:
+        raise ValueError(f"between 1 and {MAX_QUESTIONS} questions")
+    for key in questions:
+        _check_key(key, "question key")
 
 
 class Example(BaseModel):
@@ -152,10 +161,7 @@ class DecideRequest(BaseModel):
     @field_validator("questions")
     @classmethod
     def _question_count(cls, value: dict[str, Question]) -> dict[str, Question]:
-        if not 1 <= len(value) <= MAX_QUESTIONS:
-            raise ValueError(f"between 1 and {MAX_QUESTIONS} questions")
-        for key in value:
-            _check_key(key, "question key")
+        _check_question_keys(value)
         examples = sum(len(q.examples or ()) for q in value.values())
         if examples > MAX_REQUEST_EXAMPLES:
             raise ValueError(f"at most {MAX_REQUEST_EXAMPLES} examples per request")
@@ -251,10 +257,7 @@ class SystemOneRequest(BaseModel):
     @field_validator("questions")
     @classmethod
     def _question_count(cls, value: dict[str, SystemOneQuestion]) -> dict[str, SystemOneQuestion]:
-        if not 1 <= len(value) <= MAX_QUESTIONS:
-            raise ValueError(f"between 1 and {MAX_QUESTIONS} questions")
-        for key in value:
-            _check_key(key, "question key")
+        _check_question_keys(value)
         return value
 
 

@@ -12,6 +12,7 @@ import time
 from opentelemetry import trace
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from vigia.http_middleware import HttpMiddleware
 from vigia.observability import context, logs, metrics, tracing
 
 logger = logging.getLogger("vigia.http")
@@ -27,18 +28,15 @@ def route_of(scope: Scope) -> str:
     return str(path) if path else UNMATCHED
 
 
-class ObservabilityMiddleware:
+class ObservabilityMiddleware(HttpMiddleware):
     """Wraps every HTTP request; install it outermost so refusals are counted too."""
 
     def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+        super().__init__(app)
         logs.install_context()
         tracing.configure()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
         request = context.open_request(headers.get("x-request-id"))
         request_id = (request.request_id or "").encode()
