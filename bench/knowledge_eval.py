@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Literal
 
 DATA = Path(__file__).parent / "data" / "knowledge"
 
@@ -47,6 +48,7 @@ def main() -> None:
     from vigia.language import fold
     from vigia.llm.embedded import compose
     from vigia.llm.protocol import ModelRequest
+    from vigia.search.protocol import Mode
     from vigia.workspaces.service import create_workspace
 
     upgrade()
@@ -70,7 +72,12 @@ def main() -> None:
         return fold(answer) in fold(text)
 
     replies = Replies()
-    results: dict[str, list[int | None]] = {"lexical": [], "dense": [], "hybrid": [], "read": []}
+    results: dict[Mode | Literal["read"], list[int | None]] = {
+        "lexical": [],
+        "dense": [],
+        "hybrid": [],
+        "read": [],
+    }
     grounded = 0
     latencies: list[float] = []
     with session_scope() as session:

@@ -221,6 +221,8 @@ def main() -> None:
     from vigia.knowledge.models import KnowledgeBase
     from vigia.knowledge.retrieval import search_knowledge
     from vigia.search import index_for
+    from vigia.search.hybrid import HybridSearchIndex
+    from vigia.search.protocol import Mode
     from vigia.workspaces.service import create_workspace
 
     upgrade()
@@ -250,6 +252,7 @@ def main() -> None:
     word_vectors = get_embedder("use").passages(vocabulary)
     print(f"vocabulary: {len(vocabulary)} words embedded in {time.perf_counter() - started:.1f} s")
     if reuse:
+        assert old is not None
         big = old
         print(f"synthetic knowledge base: {args.chunks} chunks reused")
     else:
@@ -265,7 +268,7 @@ def main() -> None:
             f"{(time.perf_counter() - started) * 1000:.0f} ms"
         )
         backend = _backend_cpu(session)
-        timings: dict[str, list[float]] = {"hybrid": [], "lexical": [], "dense": []}
+        timings: dict[Mode, list[float]] = {"hybrid": [], "lexical": [], "dense": []}
         cpu: dict[str, list[float]] = {mode: [] for mode in timings}
         for i in range(args.queries):
             for mode, found in timings.items():
@@ -274,7 +277,9 @@ def main() -> None:
                 found.append((time.perf_counter() - t0) * 1000)
                 cpu[mode].append((time.process_time() - c0 + backend() - b0) * 1000)
         collection = service.collection_of(big.id)
-        matrix = index_for(session).matrices(session, [collection])[collection]
+        index = index_for(session)
+        assert isinstance(index, HybridSearchIndex)
+        matrix = index.matrices(session, [collection])[collection]
     kept = []
     for vector in get_embedder("use").queries(questions):
         exact = {matrix.keys[i] for i in np.argsort(-(matrix.vectors @ vector))[:50]}
