@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Sequence
 
 import numpy as np
-from bench.injection.data import Prompt, StoredVectors, read_split, read_team_train
+from bench.injection.data import OUT, Prompt, StoredVectors, read_split, read_team_train
 from bench.injection.fitting import (
     RECIPES,
     Recipe,
@@ -27,6 +27,7 @@ from bench.injection.fitting import (
     threshold_for,
 )
 from bench.injection.report import print_table, roc_auc, slice_rows
+from bench.injection.views import Views
 
 FOLDS = 5
 
@@ -36,11 +37,28 @@ def fold_of(prompt: Prompt) -> int:
     return zlib.crc32(prompt.group.encode("utf-8")) % FOLDS
 
 
+_BUILT: dict[tuple[int, bool, bool], tuple[TrainingSet, TrainingSet]] = {}
+
+
+def _training_sets(
+    recipe: Recipe, train: Sequence[Prompt], embed: StoredVectors
+) -> tuple[TrainingSet, TrainingSet]:
+    """The train and team sets with the rows ``recipe`` needs (built once per kind)."""
+    key = (recipe.segment_chars, recipe.extras, bool(recipe.e5))
+    if key not in _BUILT:
+        views = Views(e5=bool(recipe.e5)) if recipe.extras else None
+        size = recipe.segment_chars
+        _BUILT[key] = (
+            TrainingSet.build(train, embed, size, views),
+            TrainingSet.build(read_team_train(), embed, size, views),
+        )
+    return _BUILT[key]
+
+
 def out_of_fold(recipe: Recipe, train: Sequence[Prompt], embed: StoredVectors) -> np.ndarray:
     """Each training prompt's score by the head fitted on the other folds (and team prompts)."""
-    size = recipe.segment_chars
-    data = TrainingSet.build(train, embed, size)
-    team = TrainingSet.build(read_team_train(), embed, size) if recipe.team else None
+    data, team_set = _training_sets(recipe, train, embed)
+    team = team_set if recipe.team else None
     folds = np.array([fold_of(p) for p in train])
     scores = np.zeros(len(train))
     for fold in range(FOLDS):
@@ -90,6 +108,8 @@ def main() -> None:
     embed = StoredVectors()
     for name in args.recipes:
         scores = out_of_fold(RECIPES[name], train, embed)
+        OUT.mkdir(parents=True, exist_ok=True)
+        np.save(OUT / f"cv-{name}.npy", scores)
         print(summary(name, train, scores), flush=True)
         if args.tables:
             labels = np.array([p.label for p in train])

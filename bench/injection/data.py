@@ -17,13 +17,14 @@ from pathlib import Path
 
 import numpy as np
 
-from vigia.embeddings import Vectors, get_embedder
+from vigia.embeddings import EncoderName, Vectors, get_embedder
 from vigia.guardrails.injection_text import clipped, segments
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("VIGIA_BENCH_DATA", ROOT.parent / "shared" / "data")) / "injection"
 OUT = ROOT / "bench" / ".out"
 BATCH = 64
+SAVE_EVERY = 20
 
 
 @dataclass(frozen=True)
@@ -71,14 +72,18 @@ def _digest(text: str) -> str:
 
 
 class StoredVectors:
-    """USE vectors of texts, loaded from and saved to ``bench/.out``; computes the missing."""
+    """Vectors of texts by one encoder (``use`` or ``e5``, query side), loaded from and saved
+    to ``bench/.out/injection-{encoder}.npz`` (and any ``injection-{encoder}-*.npz`` parts
+    written by parallel runs); computes the missing."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or OUT / "injection-use.npz"
+    def __init__(self, path: Path | None = None, encoder: EncoderName = "use") -> None:
+        self.encoder: EncoderName = encoder
+        self.path = path or OUT / f"injection-{encoder}.npz"
         self.known: dict[str, np.ndarray] = {}
-        if self.path.exists():
-            stored = np.load(self.path)
-            self.known = dict(zip(stored["keys"].tolist(), stored["vectors"], strict=True))
+        for part in [self.path, *sorted(OUT.glob(f"injection-{encoder}-*.npz"))]:
+            if part.exists() and ".tmp" not in part.name:
+                stored = np.load(part)
+                self.known.update(zip(stored["keys"].tolist(), stored["vectors"], strict=True))
 
     def __call__(self, texts: list[str]) -> Vectors:
         keys = [_digest(t) for t in texts]
@@ -88,15 +93,15 @@ class StoredVectors:
         return np.stack([self.known[k] for k in keys]).astype(np.float32)
 
     def _embed(self, missing: dict[str, str]) -> None:
-        embedder = get_embedder("use")
+        embedder = get_embedder(self.encoder)
         todo = list(missing.items())
         started = time.perf_counter()
-        print(f"embedding {len(todo)} texts with USE…", file=sys.stderr)
+        print(f"embedding {len(todo)} texts with {self.encoder}…", file=sys.stderr)
         for i in range(0, len(todo), BATCH):
             part = todo[i : i + BATCH]
             for (key, _), row in zip(part, embedder.queries([t for _, t in part]), strict=True):
                 self.known[key] = row
-            if (i // BATCH) % 20 == 19:
+            if (i // BATCH) % SAVE_EVERY == SAVE_EVERY - 1:
                 self.save()
                 print(
                     f"  {i + len(part)} in {time.perf_counter() - started:.0f} s", file=sys.stderr

@@ -9,7 +9,8 @@
   is fitted on the other team file, ``injection_team_train.txt``, never on this one);
 - with ``loso``: each source left out of fitting (``report.leave_one_source_out``).
 
-Vectors come from ``bench/.out`` (the same encoder and texts as the product).
+Scores are the product's two-stage scores (``cascade.product_scores``); vectors come from
+``bench/.out`` (the same encoders and texts as the product).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from bench.injection.cascade import product_scores
 from bench.injection.data import Prompt, StoredVectors, read_split, read_unsafe
-from bench.injection.fitting import rows_of, score_all
 from bench.injection.report import leave_one_source_out, print_table, roc_auc, slice_rows
+from bench.injection.views import Views
 
 from vigia.guardrails.injection import get_head
 
@@ -40,9 +42,9 @@ def read_team_set() -> list[Prompt]:
 
 def report(loso: bool = False) -> None:
     head = get_head()
-    embed = StoredVectors()
+    embed, views = StoredVectors(), Views()
     dev = read_split("dev")
-    scores = score_all(head, rows_of(dev, embed))
+    scores = product_scores(head, dev, embed, views)
     medium = head.thresholds["medium"]
     labels = np.array([p.label for p in dev])
     print(f"## injection: {head.model} on dev.jsonl ({len(dev)} prompts, {labels.sum()} attacks)")
@@ -53,10 +55,10 @@ def report(loso: bool = False) -> None:
         fpr = (scores[labels == 0] >= threshold).mean()
         print(f"- {name}: {threshold} → TPR {tpr:.3f}, FPR {fpr:.3f}")
     unsafe = read_unsafe()
-    flagged = score_all(head, rows_of(unsafe, embed)) >= medium
+    flagged = product_scores(head, unsafe, embed, views) >= medium
     print(f"\nXSTest unsafe (harmful, not injections): {flagged.mean():.3f} flagged")
     team = read_team_set()
-    team_scores = score_all(head, rows_of(team, embed))
+    team_scores = product_scores(head, team, embed, views)
     print_table(
         f"Team-written prompts, held out ({TEAM_HELD_OUT}):",
         slice_rows(team, team_scores, medium),

@@ -15,6 +15,10 @@ checksum of the prompt) is one more benign row. Every benign text in the data is
 an instruction or a document, while the attacks include short triggers, so without them the
 head reads any short message ("hola", "gracias", "ok") as an attack.
 
+Two heads are fitted the same way (1.2.0): ``SHIPPED`` over USE + patterns, the product's
+first stage, and ``SECOND`` over USE + e5 + patterns, read only for first scores in ``BAND``
+(``vigia.guardrails.injection_cascade``). ``views.py`` adds the e5 and hashed n-gram columns.
+
 Data: ``train.jsonl`` and the team's ``injection_team_train.txt`` (239 es/pt/en customer
 messages and attacks, source ``team``; ``injection_eval.txt`` stays held out). Recipes are
 compared by grouped cross-validation on train only (``bench/injection/cv.py``).
@@ -30,6 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from bench.injection.data import Prompt
+from bench.injection.views import OFFSETS, Views
 from numpy.typing import NDArray
 
 from vigia.embeddings import Vectors
@@ -43,7 +48,8 @@ SEGMENT_WEIGHT = 0.5
 FRAGMENT_WORDS = 4
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 FPR_BY_SENSITIVITY = {"low": 0.01, "medium": 0.03, "high": 0.08}
-MODEL = "vigia-injection-1.1.0"
+MODEL = "vigia-injection-1.2.0"
+DIGITS = 6
 VECTOR = 512
 
 
@@ -109,9 +115,31 @@ class Recipe:
     exponent: float = 0.5
     l2: float = L2
     segment_chars: int = SEGMENT_CHARS
+    use: float = 1.0
+    e5: float = 0.0
+    words: float = 0.0
+    chars: float = 0.0
+
+    @property
+    def extras(self) -> bool:
+        """Whether the recipe reads columns beyond USE and patterns (``views.py``)."""
+        return bool(self.e5 or self.words or self.chars)
+
+    def columns(self, base: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The views the recipe reads of full rows, each times its scale."""
+        if not self.extras and self.use == 1.0:
+            return base[:, : OFFSETS["patterns"][1]]
+        parts = []
+        for name in ("use", "patterns", "e5", "words", "chars"):
+            scale = 1.0 if name == "patterns" else float(getattr(self, name))
+            if scale:
+                start, end = OFFSETS[name]
+                parts.append(base[:, start:end] * np.float32(scale))
+        return np.hstack(parts).astype(np.float32)
 
     def rows(self, base: NDArray[np.float32], text: str) -> NDArray[np.float32]:
         """The recipe's rows of one message from its base rows (vector + patterns)."""
+        base = self.columns(base)
         if not (self.doc or self.split):
             return base
         segment = np.zeros((len(base), 1), dtype=np.float32)
@@ -145,9 +173,23 @@ RECIPES: dict[str, Recipe] = {
     "seg150": Recipe(segment_chars=150),
     "seg150-mil": Recipe(mil=1, segment_chars=150),
     "shipped": SHIPPED,  # seg250, MIL, team prompts
+    "e5": Recipe(team=True, mil=1, use=0.0, e5=1.0),
+    "e5x2": Recipe(team=True, mil=1, use=0.0, e5=2.0),
+    "use-e5": Recipe(team=True, mil=1, e5=1.0),
+    "use-e5x2": Recipe(team=True, mil=1, e5=2.0),
+    "use-e5-words0.3": Recipe(team=True, mil=1, e5=1.0, words=0.3),
+    "use-e5-chars0.3": Recipe(team=True, mil=1, e5=1.0, chars=0.3),
+    "use-words0.3": Recipe(team=True, mil=1, words=0.3),
+    "use-chars0.3": Recipe(team=True, mil=1, chars=0.3),
+    "use-chars1": Recipe(team=True, mil=1, chars=1.0),
 }
 """Recipes compared in cross-validation (``doc`` and ``split`` need features the product
 does not compute: they are for comparison only)."""
+
+SECOND = RECIPES["use-e5"]
+"""The second stage's recipe (USE + e5 + patterns), chosen by cross-validation on train."""
+BAND = (0.3, 0.85)
+"""First-stage scores the second stage reads again (``python -m bench.injection.cascade``)."""
 
 
 @dataclass
@@ -160,12 +202,23 @@ class TrainingSet:
 
     @classmethod
     def build(
-        cls, prompts: Sequence[Prompt], embed: Embed, size: int = SEGMENT_CHARS
+        cls,
+        prompts: Sequence[Prompt],
+        embed: Embed,
+        size: int = SEGMENT_CHARS,
+        views: Views | None = None,
     ) -> TrainingSet:
+        """``views``: full rows (the e5 and hashed columns too), else USE and patterns."""
         texts = {i: f for i, p in enumerate(prompts) if p.label == 0 and (f := fragment(p.text))}
         found = fragment_rows_of(list(texts.values()), embed)
+        rows = rows_of(prompts, embed, size)
+        if views is not None:
+            found = np.hstack([found, views.single(list(texts.values()))])
+            rows = [
+                np.hstack([r, views.columns(p.text)]) for r, p in zip(rows, prompts, strict=True)
+            ]
         frags = [(i, row, t) for (i, t), row in zip(texts.items(), found, strict=True)]
-        return cls(list(prompts), rows_of(prompts, embed, size), frags)
+        return cls(list(prompts), rows, frags)
 
     def subset(self, keep: NDArray[np.intp]) -> TrainingSet:
         index = {int(i): n for n, i in enumerate(keep)}
@@ -217,13 +270,21 @@ def threshold_for(benign: NDArray[np.float64], max_fpr: float) -> float:
     return (below + above) / 2 if above > below else float(np.nextafter(below, 1.0))
 
 
+def _rounded(weights: NDArray[np.float64]) -> list[float]:
+    return [float(f"{w:.{DIGITS}g}") for w in weights]
+
+
 def head_json(
-    weights: NDArray[np.float64],
-    bias: float,
+    first: InjectionHead,
+    second: InjectionHead,
+    band: tuple[float, float],
     thresholds: dict[str, float],
     notes: dict[str, object],
 ) -> dict[str, object]:
-    """The packaged head file's content."""
+    """The packaged head file's content: the first stage's head and the second stage's
+    (``vigia.guardrails.injection_cascade``), weights to ``DIGITS`` significant digits."""
+    scales = {"use": SECOND.use, "patterns": 1.0, "e5": SECOND.e5}
+    scales |= {"words": SECOND.words, "chars": SECOND.chars}
     return {
         "model": MODEL,
         "encoder": "use-m3 (clipped text and segments, vigia.guardrails.injection_text)",
@@ -231,8 +292,15 @@ def head_json(
         "l2": L2,
         "thresholds": thresholds,
         "notes": notes,
-        "bias": bias,
-        "weights": [float(w) for w in weights],
+        "bias": first.bias,
+        "weights": _rounded(first.weights),
+        "second_stage": {
+            "encoders": "use-m3 and multilingual-e5-small (query side, e5_texts)",
+            "band": list(band),
+            "scales": {name: scale for name, scale in scales.items() if scale},
+            "bias": second.bias,
+            "weights": _rounded(second.weights),
+        },
     }
 
 

@@ -21,6 +21,7 @@ from vigia.guardrails.config import GuardrailsConfig
 from vigia.guardrails.injection import _RESULTS, warm_up
 
 HISTORY = 20
+REQUESTS = 200
 
 
 def _cold() -> None:

@@ -6,8 +6,19 @@ from collections.abc import Sequence
 
 import numpy as np
 from bench.injection.data import Prompt, read_team_train
-from bench.injection.fitting import SHIPPED, Embed, TrainingSet, fit_recipe, rows_of, threshold_for
+from bench.injection.fitting import (
+    BAND,
+    SECOND,
+    SHIPPED,
+    Embed,
+    TrainingSet,
+    fit_recipe,
+    threshold_for,
+)
+from bench.injection.views import Views
 from numpy.typing import NDArray
+
+from vigia.guardrails.injection import InjectionHead
 
 Scores = NDArray[np.float64]
 LANGUAGES = ("en", "es", "pt")
@@ -84,27 +95,40 @@ def print_table(title: str, rows: list[tuple[str, str, str, str]]) -> None:
         print("| " + " | ".join(r) + " |")
 
 
+def _two_stage(
+    heads: tuple[InjectionHead, InjectionHead], prompt: Prompt, rows: NDArray[np.float32]
+) -> float:
+    """The score of the first head, or of the second inside ``BAND`` (full rows)."""
+    found = heads[0].score_rows(SHIPPED.rows(rows, prompt.text))
+    if BAND[0] <= found < BAND[1]:
+        found = heads[1].score_rows(SECOND.rows(rows, prompt.text))
+    return found
+
+
 def leave_one_source_out(
     train: Sequence[Prompt], dev: Sequence[Prompt], embed: Embed
 ) -> list[tuple[str, str, str, str]]:
-    """Each source left out of fitting: its train and dev prompts scored by a head fitted (the
-    shipped recipe, team prompts included) on the other sources, at the threshold for 3 % FPR
-    on the other sources' dev benign prompts. AUC: its attacks against those benign prompts
-    (or its benign against all dev attacks)."""
-    data, dev_rows = TrainingSet.build(train, embed), rows_of(dev, embed)
-    team = TrainingSet.build(read_team_train(), embed)
+    """Each source left out of fitting: its train and dev prompts scored by the two stages
+    fitted (the shipped recipes, team prompts included) on the other sources, at the threshold
+    for 3 % FPR on the other sources' dev benign prompts. AUC: its attacks against those
+    benign prompts (or its benign against all dev attacks)."""
+    views = Views()
+    data = TrainingSet.build(train, embed, views=views)
+    dev_rows = TrainingSet.build(dev, embed, views=views).rows
+    team = TrainingSet.build(read_team_train(), embed, views=views)
     out = []
     for source in sorted({p.source for p in train}):
         keep = np.array([i for i, p in enumerate(train) if p.source != source])
-        head = fit_recipe(SHIPPED, data.subset(keep).plus(team))
-        dev_scores = np.array([head.score_rows(r) for r in dev_rows])
+        fitted = data.subset(keep).plus(team)
+        heads = (fit_recipe(SHIPPED, fitted), fit_recipe(SECOND, fitted))
+        dev_scores = np.array([_two_stage(heads, p, r) for p, r in zip(dev, dev_rows, strict=True)])
         other_benign = np.array(
             [s for s, p in zip(dev_scores, dev, strict=True) if p.label == 0 and p.source != source]
         )
         threshold = threshold_for(other_benign, 0.03)
         held = list(zip([*train, *dev], [*data.rows, *dev_rows], strict=True))
         held = [(p, r) for p, r in held if p.source == source]
-        scores = np.array([head.score_rows(r) for _, r in held])
+        scores = np.array([_two_stage(heads, p, r) for p, r in held])
         labels = np.array([p.label for p, _ in held])
         all_attacks = np.array([s for s, p in zip(dev_scores, dev, strict=True) if p.label == 1])
         pos, neg = scores[labels == 1], scores[labels == 0]

@@ -9,7 +9,9 @@ they were chosen on live in ``data/injection_head.json``, written by
 fitted at run time.
 
 A message is scored as a whole and, when it is longer than a paragraph, segment by segment
-(``injection_text.py``); its score is the highest. Scores are cached by a hash of the
+(``injection_text.py``); its score is the highest. Since 1.2.0 the head has two stages: the
+USE head above decides most messages; one whose score falls in an uncertain band is scored
+again by a second head that also reads multilingual-e5-small (``injection_cascade.py``). Scores are cached by a hash of the
 message, so a conversation history that the client resends costs one lookup per message.
 """
 
@@ -27,6 +29,7 @@ from numpy.typing import NDArray
 from vigia.cache import LRUCache
 from vigia.embeddings import TEXT_VECTORS, Vectors, get_embedder
 from vigia.guardrails.config import Sensitivity
+from vigia.guardrails.injection_cascade import SecondStage, e5_texts, view_rows
 from vigia.guardrails.injection_text import (
     PATTERN_NAMES,
     SEGMENT_CHARS,
@@ -65,6 +68,7 @@ class InjectionHead:
     weights: NDArray[np.float64]
     bias: float
     thresholds: dict[str, float]
+    second: SecondStage | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> InjectionHead:
@@ -73,12 +77,14 @@ class InjectionHead:
         if weights.shape != (width,):
             raise ValueError(f"injection head has {weights.shape} weights, expected {width}")
         thresholds = data["thresholds"]
-        assert isinstance(thresholds, dict)
+        second = data.get("second_stage")
+        assert isinstance(thresholds, dict) and (second is None or isinstance(second, dict))
         return cls(
             model=str(data["model"]),
             weights=weights,
             bias=float(str(data["bias"])),
             thresholds={str(k): float(v) for k, v in thresholds.items()},
+            second=None if second is None else SecondStage.from_json(second),
         )
 
     def score_rows(self, rows: NDArray[np.float32]) -> float:
@@ -111,15 +117,29 @@ def _digest(text: str) -> bytes:
 
 
 def scores(texts: list[str]) -> list[float]:
-    """Injection scores (0 benign … 1 attack) of ``texts``, embedded in one batch."""
+    """Injection scores (0 benign … 1 attack) of ``texts``, embedded in one batch.
+
+    The first stage reads USE and patterns; a score inside the second stage's band is
+    replaced by the second stage's, which also reads e5 (``injection_cascade.py``)."""
     head = get_head()
     per_text = [embedding_texts(t) for t in texts]
     flat = [part for parts in per_text for part in parts]
     vectors = TEXT_VECTORS.queries(get_embedder("use"), flat)
-    out, start = [], 0
+    out, rows, start = [], [], 0
     for text, parts in zip(texts, per_text, strict=True):
-        rows = feature_rows(text, vectors[start : start + len(parts)])
-        out.append(head.score_rows(rows))
+        rows.append(feature_rows(text, vectors[start : start + len(parts)]))
+        out.append(head.score_rows(rows[-1]))
+        start += len(parts)
+    second = head.second
+    unsure = [i for i, score in enumerate(out) if second is not None and second.reads(score)]
+    if second is None or not unsure:
+        return out
+    per_e5 = [e5_texts(texts[i]) for i in unsure]
+    e5 = TEXT_VECTORS.queries(get_embedder("e5"), [t for parts in per_e5 for t in parts])
+    start = 0
+    for i, parts in zip(unsure, per_e5, strict=True):
+        views = view_rows(rows[i], e5[start : start + len(parts)])
+        out[i] = second.score_rows(second.rows(views))
         start += len(parts)
     return out
 
@@ -138,5 +158,7 @@ def detect_injection(text: str) -> InjectionResult:
 
 
 def warm_up() -> None:
-    """Loads the head and the encoder now, not during the first guarded request."""
+    """Loads the head and the encoders now, not during the first guarded request."""
     detect_injection("hola")
+    if get_head().second is not None:
+        get_embedder("e5")

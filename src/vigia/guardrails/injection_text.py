@@ -21,11 +21,11 @@ MAX_SEGMENTS = 24
 PATTERN_NAMES = (*FAMILIES, "encoded", "obfuscated", "any")
 
 
-def clipped(text: str) -> str:
-    """The first and last ``CLIP_CHARS`` characters of ``text`` (all of a shorter one)."""
-    if len(text) <= 2 * CLIP_CHARS:
+def clipped(text: str, chars: int = CLIP_CHARS) -> str:
+    """The first and last ``chars`` characters of ``text`` (all of a shorter one)."""
+    if len(text) <= 2 * chars:
         return text
-    return text[:CLIP_CHARS] + " … " + text[-CLIP_CHARS:]
+    return text[:chars] + " … " + text[-chars:]
 
 
 def segments(text: str, size: int = SEGMENT_CHARS) -> list[str]:
