@@ -23,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +44,7 @@ def input_latency(requests: int) -> None:
     report(requests)
 
 
-def _balanced(cases: list[tuple[bool, list[str]]], label: str) -> None:
+def _balanced(cases: Sequence[tuple[bool, Sequence[str]]], label: str) -> None:
     """Balanced accuracy of "has an unsupported sentence" over (unsupported?, statuses)."""
     tp = sum(1 for bad, st in cases if bad and "unsupported" in st)
     fn = sum(1 for bad, st in cases if bad and "unsupported" not in st)

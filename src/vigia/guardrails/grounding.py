@@ -1,7 +1,7 @@
 """Grounding: does each sentence of a reply say only what its sources (or instructions) say?
 
-No packaged NLI model exists here (FACTS.md), so support is measured with what is fast and
-multilingual:
+No packaged NLI model exists here (docs/guardrails.md), so support is measured with what is
+fast and multilingual:
 
 - numbers: every figure of a claim (prices, hours, days, amounts) must appear in a source;
 - lexical support: the IDF-weighted share of the claim's content words found in its best

@@ -1,6 +1,6 @@
 """Prompt-injection and jailbreak detection: a frozen multilingual embedding and a fitted head.
 
-No packaged injection model with weights is usable offline (see FACTS.md), so the detector
+No packaged injection model with weights is usable offline (docs/guardrails.md), so the detector
 is a small logistic head on top of the multilingual sentence encoder that ships with the
 package (USE v3, ``vigia.embeddings``), with the hand-written attack patterns
 (``patterns.py``) as extra features only. The head's weights, its thresholds and the figures
@@ -11,8 +11,9 @@ fitted at run time.
 A message is scored as a whole and, when it is longer than a paragraph, segment by segment
 (``injection_text.py``); its score is the highest. Since 1.2.0 the head has two stages: the
 USE head above decides most messages; one whose score falls in an uncertain band is scored
-again by a second head that also reads multilingual-e5-small (``injection_cascade.py``). Scores are cached by a hash of the
-message, so a conversation history that the client resends costs one lookup per message.
+again by a second head that also reads multilingual-e5-small (``injection_cascade.py``).
+Scores are cached by a hash of the message, so a conversation history that the client
+resends costs one lookup per message.
 """
 
 from __future__ import annotations
