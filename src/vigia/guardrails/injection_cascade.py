@@ -4,7 +4,9 @@ A message whose first-stage score (USE + patterns) falls inside the second stage
 scored again by a head over its USE rows and its e5 rows (multilingual-e5-small, "query: "
 side); that score replaces the first. e5 costs ~20–80 ms per text on one core against
 ~2 ms for USE, so only the messages near the thresholds pay it; the rest keep the first
-score (below the band: passes at every sensitivity; above it: blocked at every one). Rows
+score (above the band: blocked at every sensitivity; below it: passes at `low` and
+`medium`, and at `high` only under that threshold, which may sit just below the band:
+docs/guardrails.md). Rows
 are aligned with the first stage's: the clipped whole (e5 reads a shorter one,
 ``E5_CLIP_CHARS`` each side), then the same segments.
 """
