@@ -40,7 +40,7 @@ def fold_of(prompt: Prompt) -> int:
 _BUILT: dict[tuple[int, bool, bool], tuple[TrainingSet, TrainingSet]] = {}
 
 
-def _training_sets(
+def training_sets(
     recipe: Recipe, train: Sequence[Prompt], embed: StoredVectors
 ) -> tuple[TrainingSet, TrainingSet]:
     """The train and team sets with the rows ``recipe`` needs (built once per kind)."""
@@ -57,7 +57,7 @@ def _training_sets(
 
 def out_of_fold(recipe: Recipe, train: Sequence[Prompt], embed: StoredVectors) -> np.ndarray:
     """Each training prompt's score by the head fitted on the other folds (and team prompts)."""
-    data, team_set = _training_sets(recipe, train, embed)
+    data, team_set = training_sets(recipe, train, embed)
     team = team_set if recipe.team else None
     folds = np.array([fold_of(p) for p in train])
     scores = np.zeros(len(train))
