@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from vigia.decide.schemas import DecideRequest
+from vigia.decide.spec_example import SPEC_QUESTIONS, SPEC_STATE
 from vigia.knowledge.parsers import parse_document
 from vigia.review.schemas import ReviewRequest
 
@@ -24,6 +25,14 @@ def test_every_file_the_readme_names_exists() -> None:
 def test_the_example_requests_are_valid_for_their_surfaces() -> None:
     DecideRequest.model_validate(json.loads((ROOT / "examples/decide.json").read_text()))
     ReviewRequest.model_validate(json.loads((ROOT / "examples/review.json").read_text()))
+
+
+def test_the_decide_example_is_the_spec_example_that_answers_without_abstaining() -> None:
+    """The README promises an answer to both questions; the spec example's test
+    (tests/decide/test_decide.py) checks that the model gives them."""
+    example = json.loads((ROOT / "examples/decide.json").read_text())
+    assert example["state"] == SPEC_STATE
+    assert example["questions"] == {k: SPEC_QUESTIONS[k] for k in ("equipo", "reembolso")}
 
 
 def test_the_example_documents_parse_with_headings() -> None:
