@@ -231,30 +231,64 @@ class TrainingSet:
         return TrainingSet(self.prompts + other.prompts, self.rows + other.rows, frags)
 
 
+@dataclass(frozen=True)
+class FitRows:
+    """What a head is fitted on before any attack segment is added: whole prompts, then
+    benign segments and fragments (``matrix``, ``y``, ``w``); each prompt's own rows and
+    stratum weight, and which attacks are long enough to have segments."""
+
+    rows: list[NDArray[np.floating]]
+    weights: NDArray[np.float64]
+    matrix: NDArray[np.floating]
+    y: NDArray[np.float64]
+    w: NDArray[np.float64]
+    long_attacks: list[int]
+
+    @classmethod
+    def build(cls, recipe: Recipe, data: TrainingSet) -> FitRows:
+        prompts = data.prompts
+        weights = stratum_weights(prompts, recipe.exponent)
+        labels = np.array([p.label for p in prompts], dtype=np.float64)
+        rows = [recipe.rows(r, p.text) for p, r in zip(prompts, data.rows, strict=True)]
+        benign_weight = float(weights[labels == 0].mean()) * SEGMENT_WEIGHT
+        x = [r[0] for r in rows]
+        extra = [s for p, r in zip(prompts, rows, strict=True) if p.label == 0 for s in r[1:]]
+        extra += [recipe.rows(row[None, :], text)[0] for _, row, text in data.fragments]
+        return cls(
+            rows=rows,
+            weights=weights,
+            matrix=np.vstack([np.stack(x), np.stack(extra)]),
+            y=np.concatenate([labels, np.zeros(len(extra))]),
+            w=np.concatenate([weights, np.full(len(extra), benign_weight)]),
+            long_attacks=[i for i, p in enumerate(prompts) if p.label == 1 and len(rows[i]) > 1],
+        )
+
+    def best_segments(self, coef: NDArray[np.float64]) -> list[NDArray[np.floating]]:
+        """Each long attack's segment that ``coef`` ranks highest (multiple-instance)."""
+        return [
+            self.rows[i][1 + int(np.argmax(self.rows[i][1:] @ coef))] for i in self.long_attacks
+        ]
+
+    def with_segments(
+        self, best: list[NDArray[np.floating]]
+    ) -> tuple[NDArray[np.floating], NDArray[np.float64], NDArray[np.float64]]:
+        """The fitting rows, labels and weights with ``best`` added as attacks."""
+        if not best:
+            return self.matrix, self.y, self.w
+        return (
+            np.vstack([self.matrix, np.stack(best)]),
+            np.concatenate([self.y, np.ones(len(best))]),
+            np.concatenate([self.w, self.weights[self.long_attacks] * SEGMENT_WEIGHT]),
+        )
+
+
 def fit_recipe(recipe: Recipe, data: TrainingSet, embed: Embed | None = None) -> InjectionHead:
     """The head ``recipe`` fits on ``data`` (weights over ``recipe.rows``)."""
-    prompts = data.prompts
-    weights = stratum_weights(prompts, recipe.exponent)
-    labels = np.array([p.label for p in prompts], dtype=np.float64)
-    rows = [recipe.rows(r, p.text) for p, r in zip(prompts, data.rows, strict=True)]
-    benign_weight = float(weights[labels == 0].mean()) * SEGMENT_WEIGHT
-    x = [r[0] for r in rows]
-    extra = [s for p, r in zip(prompts, rows, strict=True) if p.label == 0 for s in r[1:]]
-    extra += [recipe.rows(row[None, :], text)[0] for _, row, text in data.fragments]
-    matrix = np.vstack([np.stack(x), np.stack(extra)])
-    y = np.concatenate([labels, np.zeros(len(extra))])
-    w = np.concatenate([weights, np.full(len(extra), benign_weight)])
-    coef, bias = fit_binary(matrix, y, recipe.l2, w)
-    long_attacks = [i for i, p in enumerate(prompts) if p.label == 1 and len(rows[i]) > 1]
+    fit = FitRows.build(recipe, data)
+    coef, bias = fit_binary(fit.matrix, fit.y, recipe.l2, fit.w)
     for _ in range(recipe.mil):
-        best = [rows[i][1 + int(np.argmax(rows[i][1:] @ coef))] for i in long_attacks]
-        seg_w = weights[long_attacks] * SEGMENT_WEIGHT
-        coef, bias = fit_binary(
-            np.vstack([matrix, np.stack(best)]),
-            np.concatenate([y, np.ones(len(best))]),
-            recipe.l2,
-            np.concatenate([w, seg_w]),
-        )
+        matrix, y, w = fit.with_segments(fit.best_segments(coef))
+        coef, bias = fit_binary(matrix, y, recipe.l2, w)
     return InjectionHead("fitting", coef, bias, {})
 
 

@@ -38,11 +38,10 @@ from bench.injection.data import OUT, Prompt, StoredVectors, read_split
 from bench.injection.fitting import (
     BAND,
     RECIPES,
-    SEGMENT_WEIGHT,
+    FitRows,
     Recipe,
     TrainingSet,
     fit_recipe,
-    stratum_weights,
     threshold_for,
 )
 from numpy.typing import NDArray
@@ -92,21 +91,8 @@ def training_matrix(
     """Rows, labels and weights as ``fit_recipe`` builds them for its last round: whole
     prompts, benign segments and fragments, and each long attack's segment that ``head``
     (the logistic of the same data) ranks highest."""
-    prompts = data.prompts
-    weights = stratum_weights(prompts, recipe.exponent)
-    labels = np.array([p.label for p in prompts], dtype=np.float64)
-    rows = [recipe.rows(r, p.text) for p, r in zip(prompts, data.rows, strict=True)]
-    benign_weight = float(weights[labels == 0].mean()) * SEGMENT_WEIGHT
-    x = [r[0] for r in rows]
-    extra = [s for p, r in zip(prompts, rows, strict=True) if p.label == 0 for s in r[1:]]
-    extra += [recipe.rows(row[None, :], text)[0] for _, row, text in data.fragments]
-    long_attacks = [i for i, p in enumerate(prompts) if p.label == 1 and len(rows[i]) > 1]
-    best = [rows[i][1 + int(np.argmax(rows[i][1:] @ head.weights))] for i in long_attacks]
-    matrix = np.vstack([np.stack(x), *(np.stack(part) for part in (extra, best) if part)])
-    y = np.concatenate([labels, np.zeros(len(extra)), np.ones(len(best))])
-    w = np.concatenate(
-        [weights, np.full(len(extra), benign_weight), weights[long_attacks] * SEGMENT_WEIGHT]
-    )
+    fit = FitRows.build(recipe, data)
+    matrix, y, w = fit.with_segments(fit.best_segments(head.weights))
     return matrix.astype(np.float64), y, w
 
 
