@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 
 class Response(Protocol):
-    """What is read of a response (TestClient's and httpx's alike)."""
+    """What is read of a response (TestClient's and httpx's alike): read-only members."""
 
-    status_code: int
-    text: str
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def text(self) -> str: ...
 
     def json(self) -> Any: ...
 

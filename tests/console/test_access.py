@@ -134,7 +134,7 @@ def test_a_viewer_reads_everything_and_changes_nothing(client: TestClient, tenan
     with session_scope() as session:
         draft_before = session.scalars(select(Agent.draft)).one()
     keys_before = _key_count()
-    writes = [
+    writes: list[tuple[str, dict[str, object]]] = [
         ("/agents", {"slug": "nuevo"}),
         (f"/agents/{tenant.agent_slug}/draft", {"instructions": "otra cosa"}),
         (f"/agents/{tenant.agent_slug}/publish", {}),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -51,9 +53,14 @@ def test_a_repeated_question_reuses_its_classifier(monkeypatch: pytest.MonkeyPat
     # Fake encoder: only the number of fits matters here, not what the texts mean.
     encoder = TextEncoder({"use": HashEmbedder(), "e5": HashEmbedder()})
     monkeypatch.setattr(fewshot, "CLASSIFIERS", LRUCache(fewshot.CACHE_CLASSIFIERS))
-    fits = []
+    fits: list[int] = []
     real_fit = fewshot.fit
-    monkeypatch.setattr(fewshot, "fit", lambda *a: fits.append(1) or real_fit(*a))
+
+    def counting_fit(*args: Any) -> fewshot.Classifier:
+        fits.append(1)
+        return real_fit(*args)
+
+    monkeypatch.setattr(fewshot, "fit", counting_fit)
     examples = [(StateText("uno", ""), 0), (StateText("dos", ""), 1)]
     plan = inference.Plan("choice", ["a", "b"], ["a", "b"], examples)
     first = inference.run_model("tres", [plan], encoder, get_calibration())

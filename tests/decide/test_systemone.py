@@ -6,6 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.decide.helpers import SPEC_BODY
+from vigia.decide.spec_example import SPEC_QUESTIONS
 
 
 def test_systemone_answers_noul_choice_and_score(
@@ -44,7 +45,7 @@ def test_systemone_and_decide_share_the_model(client: TestClient, headers: dict[
     body = {
         "state": SPEC_BODY["state"],
         "questions": {
-            "equipo": {"type": "choice", "criteria": SPEC_BODY["questions"]["equipo"]["options"]},
+            "equipo": {"type": "choice", "criteria": SPEC_QUESTIONS["equipo"]["options"]},
             "reembolso": {"type": "noul", "instructions": "¿Pide un reembolso?"},
         },
     }

@@ -44,8 +44,13 @@ def test_lru_entries_expire_after_their_ttl(monkeypatch: pytest.MonkeyPatch) -> 
 def test_lru_get_or_put_makes_a_value_once() -> None:
     cache: LRUCache[str, int] = LRUCache(5)
     made: list[int] = []
-    assert cache.get_or_put("a", lambda: made.append(1) or 1) == 1
-    assert cache.get_or_put("a", lambda: made.append(2) or 2) == 1
+
+    def make(value: int) -> int:
+        made.append(value)
+        return value
+
+    assert cache.get_or_put("a", lambda: make(1)) == 1
+    assert cache.get_or_put("a", lambda: make(2)) == 1
     cache.put("b", 2)
     assert made == [1] and cache.get("a") == 1 and cache.get("b") == 2
 

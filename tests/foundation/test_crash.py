@@ -56,17 +56,18 @@ def test_sigkill_mid_stream_keeps_earlier_turns_and_writes_no_half_run(data_dir:
             )
             httpx.post(agent + "/publish", headers=ADMIN)
             auth = {"Authorization": f"Bearer {tenant.production_key}"}
-            body = {"model": tenant.agent_slug, "messages": [{"role": "user", "content": "uno"}]}
+            messages = [{"role": "user", "content": "uno"}]
+            body = {"model": tenant.agent_slug, "messages": messages}
             first = httpx.post(base + "/v1/chat/completions", json=body, headers=auth, timeout=30)
             cid = first.json()["sherlock"]["conversation_id"]
-            body["messages"][0]["content"] = "dos"
+            messages[0]["content"] = "dos"
             httpx.post(
                 base + "/v1/chat/completions",
                 json=body,
                 timeout=30,
                 headers={**auth, "X-Sherlock-Conversation": cid},
             )
-            body["messages"][0]["content"] = "tres"
+            messages[0]["content"] = "tres"
             with httpx.stream(
                 "POST",
                 base + "/v1/chat/completions",

@@ -10,6 +10,7 @@ import asyncio
 import httpx
 import openai
 import pytest
+from openai.types.chat import ChatCompletionMessageParam
 
 from tests.conftest import ADMIN_TOKEN, Tenant, make_tenant
 
@@ -206,16 +207,16 @@ def test_async_client_json_and_stream(live_server: str, tenant: Tenant) -> None:
 
 
 def test_error_statuses_and_bodies(live_server: str, tenant: Tenant) -> None:
-    messages = [{"role": "user", "content": QUESTION}]
+    messages: list[ChatCompletionMessageParam] = [{"role": "user", "content": QUESTION}]
     with pytest.raises(openai.AuthenticationError) as missing:
         sdk(live_server, "sk-vigia-not-a-key").chat.completions.create(
             model=tenant.agent_slug, messages=messages
-        )  # type: ignore[arg-type]
+        )
     assert missing.value.status_code == 401 and missing.value.body == {"detail": "invalid API key"}
     with pytest.raises(openai.NotFoundError) as unknown:
         sdk(live_server, tenant.production_key).chat.completions.create(
             model="nope", messages=messages
-        )  # type: ignore[arg-type]
+        )
     assert unknown.value.body == {"detail": "model 'nope' not found"}
     with pytest.raises(openai.UnprocessableEntityError) as bad:
         sdk(live_server, tenant.production_key).chat.completions.create(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import httpx
 import pytest
@@ -23,7 +23,7 @@ EXPECTED = {
 }
 
 
-def assert_secured(headers: httpx.Headers, cache_control: str = "no-store") -> None:
+def assert_secured(headers: Mapping[str, str], cache_control: str = "no-store") -> None:
     for name, value in EXPECTED.items():
         assert headers.get(name) == value, name
     assert headers.get("cache-control") == cache_control

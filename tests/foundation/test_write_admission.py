@@ -7,13 +7,13 @@ import asyncio
 import sqlite3
 from collections.abc import Callable
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client import REGISTRY
 from sqlalchemy import func, select
 
 from tests.conftest import PG_URL, Tenant, make_tenant
+from tests.errors import Response
 from vigia import admission
 from vigia.config import get_settings
 from vigia.conversations.models import Conversation, Message
@@ -57,7 +57,7 @@ def _auth(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
-def _assert_busy(response: httpx.Response, shape: Callable[[dict[str, object]], bool]) -> None:
+def _assert_busy(response: Response, shape: Callable[[dict[str, object]], bool]) -> None:
     assert response.status_code == 503, response.text
     assert int(response.headers["retry-after"]) >= 1
     body = response.json()

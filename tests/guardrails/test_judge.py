@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Literal
 
 import pytest
 
@@ -40,11 +41,11 @@ def judge() -> Iterator[FunctionModel]:
         yield model
 
 
-def config(judge: str = "llm") -> AgentConfig:
+def config(judge: Literal["embedded", "llm"] = "llm") -> AgentConfig:
     return AgentConfig(
         instructions=INSTRUCTIONS,
         model=ModelSettings(provider="openai", name="judge-model", base_url="http://judge.test"),
-        guardrails=GuardrailsConfig(grounding_judge=judge),  # type: ignore[arg-type]
+        guardrails=GuardrailsConfig(grounding_judge=judge),
     )
 
 

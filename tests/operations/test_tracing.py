@@ -49,8 +49,9 @@ def test_one_span_per_engine_stage_under_the_request_span(
     trace_id = request.context.trace_id
     assert all(s.context.trace_id == trace_id for s in stages)
     assert all(s.parent is not None and s.parent.span_id == request.context.span_id for s in stages)
-    assert all(s.attributes["vigia.outcome"] == "ok" for s in stages)
+    assert all(s.attributes is not None and s.attributes["vigia.outcome"] == "ok" for s in stages)
     assert run["trace_id"] == format_trace_id(trace_id)
+    assert request.attributes is not None
     assert request.attributes["http.response.status_code"] == 200
     (turn,) = [r for r in caplog.records if r.getMessage() == "turn finished"]
     assert vars(turn)["trace_id"] == run["trace_id"]

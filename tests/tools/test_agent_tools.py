@@ -275,7 +275,7 @@ def test_a_post_tool_sends_the_arguments_as_json_with_its_secret_header(
         parameters={"type": "object", "properties": {"item": {"type": "string"}}},
         method="POST",
         url=tool_server.url + "/orders",
-        headers=[{"name": "Authorization", "env": "ORDERS_TOKEN", "prefix": "Bearer "}],  # type: ignore[list-item]
+        headers=[{"name": "Authorization", "env": "ORDERS_TOKEN", "prefix": "Bearer "}],
     )
     tenant = agent_on_fake(tools=[tool])
     allow(client, tenant, ["127.0.0.1"])

@@ -13,6 +13,7 @@ import httpx
 import openai
 import pytest
 from openai import OpenAI
+from openai.types.chat import ChatCompletionFunctionToolParam
 from pydantic import BaseModel
 
 from tests.conftest import ADMIN_TOKEN
@@ -21,7 +22,7 @@ from vigia.llm.function import FunctionModel, calling
 from vigia.llm.protocol import ModelRequest, ToolCall
 from vigia.llm.registry import override_model
 
-WEATHER_TOOL = {
+WEATHER_TOOL: ChatCompletionFunctionToolParam = {
     "type": "function",
     "function": {
         "name": "get_weather",
@@ -77,7 +78,7 @@ def test_json_answer_carries_the_tool_call(live_server: str, upstream: FunctionM
     r = sdk(live_server, tenant.production_key).chat.completions.create(
         model="asistente",
         messages=[{"role": "user", "content": QUESTION}],
-        tools=[WEATHER_TOOL],  # type: ignore[list-item]
+        tools=[WEATHER_TOOL],
         tool_choice="auto",
         parallel_tool_calls=False,
     )
@@ -91,7 +92,7 @@ def test_json_answer_carries_the_tool_call(live_server: str, upstream: FunctionM
     assert json.loads(calls[0].function.arguments) == {"city": "Rosario"}  # type: ignore[union-attr]
     sent = upstream.requests[-1]
     assert [t.name for t in sent.tools] == ["get_weather"]
-    assert sent.tools[0].parameters == WEATHER_TOOL["function"]["parameters"]  # type: ignore[index]
+    assert sent.tools[0].parameters == WEATHER_TOOL["function"]["parameters"]
     assert sent.tool_choice == "auto" and sent.parallel_tool_calls is False
     sherlock = (r.model_extra or {})["sherlock"]
     assert sherlock["status"] == "ok"
@@ -106,7 +107,7 @@ def test_streaming_sends_the_tool_call_as_openai_deltas(
         sdk(live_server, tenant.production_key).chat.completions.create(
             model="asistente",
             messages=[{"role": "user", "content": QUESTION}],
-            tools=[WEATHER_TOOL],  # type: ignore[list-item]
+            tools=[WEATHER_TOOL],
             stream=True,
         )
     )
@@ -132,7 +133,7 @@ def test_the_tool_result_continues_the_turn_and_the_conversation_keeps_every_mes
     first = client.chat.completions.create(
         model="asistente",
         messages=messages,  # type: ignore[arg-type]
-        tools=[WEATHER_TOOL],  # type: ignore[list-item]
+        tools=[WEATHER_TOOL],
     )
     conversation = (first.model_extra or {})["sherlock"]["conversation_id"]
     asked = first.choices[0].message
@@ -141,7 +142,7 @@ def test_the_tool_result_continues_the_turn_and_the_conversation_keeps_every_mes
     second = client.chat.completions.create(
         model="asistente",
         messages=messages,  # type: ignore[arg-type]
-        tools=[WEATHER_TOOL],  # type: ignore[list-item]
+        tools=[WEATHER_TOOL],
         extra_body={"conversation_id": conversation},
     )
     assert second.choices[0].finish_reason == "stop"

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import json
 
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessageChunk,
+    HumanMessage,
+    ToolMessage,
+)
 from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 
@@ -61,9 +67,12 @@ def test_streamed_bind_tools_assembles_the_tool_call(live_server: str) -> None:
     with override_model(FunctionModel(answer), name=MODEL):
         llm = chat_model(live_server, tenant.production_key, streaming=True)
         chunks = list(llm.bind_tools([get_weather]).stream("¿Qué tiempo hace en Rosario?"))
-    message = chunks[0]
+    first = chunks[0]  # typed AIMessage; streamed, each piece is an AIMessageChunk
+    assert isinstance(first, AIMessageChunk)
+    message: BaseMessageChunk = first
     for chunk in chunks[1:]:
         message = message + chunk
-    assert [(c["name"], c["args"]) for c in message.tool_calls] == [  # type: ignore[attr-defined]
+    assert isinstance(message, AIMessageChunk)
+    assert [(c["name"], c["args"]) for c in message.tool_calls] == [
         ("get_weather", {"city": "Rosario"})
     ]

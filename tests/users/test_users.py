@@ -44,7 +44,7 @@ def test_what_each_role_allows() -> None:
             p
             for p in ("configure", "operate", "read_all", "read_conversations")
             if roles.allows(role, p)
-        ]  # type: ignore[arg-type]
+        ]
         for role in (*roles.ROLES, "stranger")
     }
     assert table == {

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.bodies import json_of
 from tests.errors import assert_error
 from tests.worlds.conftest import CICS
 from tests.worlds.test_cics_world import W
@@ -21,16 +23,16 @@ from vigia.worlds.source import quote, shorten
 _QUOTE = re.compile(r"“([^”]*)” \(([^():]+):(\d+)\)")
 
 
-def _chat(client: TestClient, message: str, **body: object) -> dict[str, object]:
+def _chat(client: TestClient, message: str, **body: object) -> dict[str, Any]:
     response = client.post(
         "/chat", json={"message": message, "version": W, "knowledge": True, **body}
     )
     assert response.status_code == 200, response.text
-    return response.json()
+    return json_of(response)
 
 
-def _doc_ids(body: dict[str, object]) -> set[str]:
-    return {s["doc_id"] for s in body["sources"]}  # type: ignore[attr-defined,index]
+def _doc_ids(body: dict[str, Any]) -> set[str]:
+    return {s["doc_id"] for s in body["sources"]}
 
 
 @pytest.mark.parametrize(
@@ -45,8 +47,8 @@ def test_business_questions_find_the_paragraph_by_meaning(
     alice: TestClient, loans: IndexReport, question: str
 ) -> None:
     body = _chat(alice, question)
-    assert body["lens"] == "qa" and "business" in body["route"]["reason"]  # type: ignore[index]
-    assert "CRDCHK.2000-CHECK-CREDIT-SCORE" in body["headline"]  # type: ignore[operator]
+    assert body["lens"] == "qa" and "business" in body["route"]["reason"]
+    assert "CRDCHK.2000-CHECK-CREDIT-SCORE" in body["headline"]
     assert "src/CRDCHK.cbl" in _doc_ids(body)
 
 
@@ -144,7 +146,7 @@ def test_scope_paths_restrict_every_citation(alice: TestClient, loans: IndexRepo
     whole = _chat(alice, "What calls RATECALC?")
     assert "csd/crd.csd" in _doc_ids(whole)  # the transactions, outside src/
     scoped = _chat(alice, "What calls RATECALC?", scope_paths=["src"])
-    assert scoped["scope"]["scope_paths"] == ["src"]  # type: ignore[index]
+    assert scoped["scope"]["scope_paths"] == ["src"]
     assert _doc_ids(scoped) and all(d.startswith("src/") for d in _doc_ids(scoped))
     assert "csd/crd.csd" not in str(scoped["headline"])
     business = _chat(alice, "How is the loan priced?", scope_paths=["src/RATECALC.cbl"])
@@ -163,7 +165,7 @@ def test_scope_paths_match_existing_paths_case_sensitively(
     lens = alice.post("/qa/run", json={"question": "x", "version": W, "scope_paths": ["Src/x"]})
     assert_error(lens, 422, f"scope path 'Src/x' does not exist in world '{W}'")
     ok = _chat(alice, "What does RATECALC do?", scope_paths=["src/", "./src/RATECALC.cbl"])
-    assert ok["scope"]["scope_paths"] == ["src", "src/RATECALC.cbl"]  # type: ignore[index]
+    assert ok["scope"]["scope_paths"] == ["src", "src/RATECALC.cbl"]
 
 
 def test_world_passages_live_on_the_shared_search_stack(loans: IndexReport) -> None:

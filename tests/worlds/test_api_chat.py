@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
 
+from tests.bodies import as_dict, json_of
 from tests.errors import assert_error, assert_invalid
 from tests.worlds.conftest import PAYROLL
 from vigia.db.session import session_scope
@@ -18,10 +20,10 @@ from vigia.worlds.schemas import StreamEvent
 W = "payroll-2024"
 
 
-def _chat(client: TestClient, **body: object) -> dict[str, object]:
+def _chat(client: TestClient, **body: object) -> dict[str, Any]:
     response = client.post("/chat", json={"version": W, "knowledge": True, **body})
     assert response.status_code == 200, response.text
-    return response.json()
+    return json_of(response)
 
 
 def test_chat_qa_envelope_cites_definition_and_uses(
@@ -131,14 +133,14 @@ def test_unknown_conversation_is_404(alice: TestClient) -> None:
     assert_error(response, 404, "conversation 999 not found")
 
 
-def _events(client: TestClient, **params: object) -> list[dict[str, object]]:
+def _events(client: TestClient, **params: str | list[str]) -> list[dict[str, Any]]:
     with client.stream("GET", "/chat/stream", params=params) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         text = "".join(response.iter_text())
     chunks = [c for c in text.split("\n\n") if c.strip()]
     assert all(c.startswith("data: ") for c in chunks)
-    return [json.loads(c[len("data: ") :]) for c in chunks]
+    return [as_dict(json.loads(c[len("data: ") :])) for c in chunks]
 
 
 def test_stream_emits_nodes_deltas_and_final_answer(

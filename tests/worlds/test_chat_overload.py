@@ -3,11 +3,11 @@ turn whose write fails half-way stores neither the conversation nor any message.
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from tests.errors import Response
 from vigia import admission
 from vigia.db.session import session_scope
 from vigia.errors import Overloaded
@@ -28,7 +28,7 @@ def _stored() -> tuple[int, int]:
     return int(count[0] or 0), int(count[1] or 0)
 
 
-def _assert_busy(response: httpx.Response) -> None:
+def _assert_busy(response: Response) -> None:
     assert response.status_code == 503, response.text
     assert int(response.headers["retry-after"]) >= 1
     body = response.json()

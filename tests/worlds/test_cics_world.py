@@ -43,7 +43,7 @@ def test_exec_sql_include_expands_the_copybook(loans: IndexReport) -> None:
         owners = session.scalars(
             select(WorldEntity.program).where(WorldEntity.name == "APPL-AMOUNT")
         ).all()
-    assert sorted(owners) == ["CRDCHK", "RATECALC"]
+    assert sorted(owners, key=str) == ["CRDCHK", "RATECALC"]
     assert "RATECALC" in _impact("If I change APPLREC what breaks?")
 
 

@@ -95,7 +95,7 @@ def test_changed_copybook_reextracts_the_programs_that_copy_it(tmp_path: Path) -
         owners = session.scalars(
             select(WorldEntity.program).where(WorldEntity.name == "DED-UNION-DUES")
         ).all()
-        assert sorted(owners) == ["DEDCALC", "PAYCALC"]
+        assert sorted(owners, key=str) == ["DEDCALC", "PAYCALC"]
 
 
 def test_world_ids_and_paths_are_checked(tmp_path: Path) -> None:
