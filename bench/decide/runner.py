@@ -54,32 +54,6 @@ def evaluate_examples(
     return report
 
 
-SPEC_EXAMPLES = {
-    "equipo": [
-        {"state": "Me cobraron dos veces", "answer": "facturacion"},
-        {"state": "Quiero un reembolso", "answer": "facturacion"},
-        {"state": "Mi paquete no llegó", "answer": "envios"},
-        {"state": "¿Cuándo llega mi pedido?", "answer": "envios"},
-        {"state": "¿Tienen descuentos por volumen?", "answer": "ventas"},
-        {"state": "Quiero comprar diez unidades", "answer": "ventas"},
-    ],
-    "urgencia": [
-        {"state": "Cuando puedan, una consulta", "answer": "baja"},
-        {"state": "Necesito respuesta esta semana", "answer": "media"},
-        {"state": "¡Es urgente, no puedo trabajar!", "answer": "alta"},
-    ],
-    "reembolso": [
-        {"state": "Devuélvanme el dinero", "answer": True},
-        {"state": "¿A qué hora abren?", "answer": False},
-    ],
-}
-
-
-def with_examples(questions: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
-    """The spec's questions, each with a few labelled examples."""
-    return {key: {**q, "examples": SPEC_EXAMPLES[key]} for key, q in questions.items()}
-
-
 def latency(
     calibration: Calibration, messages: list[str], questions: dict[str, dict[str, object]]
 ) -> dict[str, float]:
