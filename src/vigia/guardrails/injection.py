@@ -132,7 +132,7 @@ def scores(texts: list[str]) -> list[float]:
         out.append(head.score_rows(rows[-1]))
         start += len(parts)
     second = head.second
-    unsure = [i for i, score in enumerate(out) if second is not None and second.reads(score)]
+    unsure = [] if second is None else [i for i, score in enumerate(out) if second.reads(score)]
     if second is None or not unsure:
         return out
     per_e5 = [e5_texts(texts[i]) for i in unsure]
