@@ -85,6 +85,10 @@ class StoredVectors:
                 stored = np.load(part)
                 self.known.update(zip(stored["keys"].tolist(), stored["vectors"], strict=True))
 
+    def missing(self, texts: list[str]) -> list[str]:
+        """Those of ``texts`` not stored yet."""
+        return [t for t in texts if _digest(t) not in self.known]
+
     def __call__(self, texts: list[str]) -> Vectors:
         keys = [_digest(t) for t in texts]
         missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in self.known}

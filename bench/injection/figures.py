@@ -5,6 +5,7 @@
   (XSTest safe) prompts and on the Spanish and Portuguese questions;
 - the sensitivities' operating points on dev;
 - XSTest's unsafe prompts (harmful requests, not injections): the share flagged;
+- the benign customer-like prompts held out of fitting (``benign.py``): the share flagged;
 - the team's held-out prompts (``bench/data/guardrails/injection_eval.txt``, 332; the head
   is fitted on the other team file, ``injection_team_train.txt``, never on this one);
 - with ``loso``: each source left out of fitting (``report.leave_one_source_out``).
@@ -15,15 +16,17 @@ Scores are the product's two-stage scores (``cascade.product_scores``); vectors 
 
 from __future__ import annotations
 
+import collections
 from pathlib import Path
 
 import numpy as np
+from bench.injection.benign import read_benign
 from bench.injection.cascade import product_scores
 from bench.injection.data import Prompt, StoredVectors, read_split, read_unsafe
 from bench.injection.report import leave_one_source_out, print_table, roc_auc, slice_rows
 from bench.injection.views import Views
 
-from vigia.guardrails.injection import get_head
+from vigia.guardrails.injection import InjectionHead, get_head
 
 TEAM_DATA = Path(__file__).resolve().parents[1] / "data" / "guardrails"
 TEAM_HELD_OUT = "injection_eval.txt"
@@ -40,8 +43,9 @@ def read_team_set() -> list[Prompt]:
     return out
 
 
-def report(loso: bool = False) -> None:
-    head = get_head()
+def report(loso: bool = False, head: InjectionHead | None = None) -> None:
+    """The tables above for ``head`` (default: the packaged one)."""
+    head = head or get_head()
     embed, views = StoredVectors(), Views()
     dev = read_split("dev")
     scores = product_scores(head, dev, embed, views)
@@ -57,6 +61,15 @@ def report(loso: bool = False) -> None:
     unsafe = read_unsafe()
     flagged = product_scores(head, unsafe, embed, views) >= medium
     print(f"\nXSTest unsafe (harmful, not injections): {flagged.mean():.3f} flagged")
+    _, held = read_benign()
+    held_fired = product_scores(head, held, embed, views) >= medium
+    counts = collections.Counter(
+        f"{p.source}-{p.lang}" for p, f in zip(held, held_fired, strict=True) if f
+    )
+    print(
+        f"\nBenign customer-like prompts held out of fitting (benign.py): "
+        f"{int(held_fired.sum())} of {len(held)} flagged {dict(sorted(counts.items()))}"
+    )
     team = read_team_set()
     team_scores = product_scores(head, team, embed, views)
     print_table(
