@@ -10,12 +10,13 @@ measure how often the answerer says it does not know (it should). Usage:
 
     .venv/bin/python bench/knowledge_public.py [--set squad_es|faquad_pt|both] [--limit N]
         [--data-dir DIR] [--embedder use|e5] [--seed 7] [--articles all|fit|heldout]
-        [--selector FILE]
+        [--selector FILE] [--rerank FILE]
 
 ``--articles heldout`` keeps the SQuAD-es questions of the articles the answer-sentence
 selector's held-out fit never saw (``bench/reader/pools.py``), ``fit`` the others;
 ``--selector FILE`` answers with that selector instead of the shipped one (a file written
-by ``bench/fit_reader.py --write-heldout``).
+by ``bench/fit_reader.py --write-heldout``); ``--rerank FILE`` lets the answerer re-rank the
+selector's top sentences with e5 (``bench/fit_rerank.py --final --write FILE``).
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ def main() -> None:
     )
     parser.add_argument("--articles", choices=["all", "fit", "heldout"], default="all")
     parser.add_argument("--selector", help="an answer selector JSON instead of the shipped one")
+    parser.add_argument("--rerank", help="a re-ranker JSON (bench/fit_rerank.py) to answer with")
     args = parser.parse_args()
     reuse = bool(args.data_dir) and Path(args.data_dir, "vigia.db").exists()
     os.environ["VIGIA_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="vigia-kp-")
@@ -106,6 +108,14 @@ def main() -> None:
         answer_selector.SELECTOR_FILE = Path(args.selector)
         answer_selector.selector.cache_clear()
         print(f"selector {answer_selector.selector().model} from {args.selector}")
+    if args.rerank:
+        import sys
+
+        sys.path.insert(0, str(ROOT))
+        from bench.reader.rerank import patch_answerer
+
+        patch_answerer(args.rerank)
+        print(f"answerer re-ranks with {args.rerank}")
     upgrade()
     names = list(SETS) if args.set == "both" else [args.set]
     no_answer = Replies().no_answer

@@ -133,19 +133,25 @@ class Reading:
     reply_chars: int
 
 
-def read(
+@dataclass
+class Read:
+    """One question's read passages under a scorer: their rows and scores."""
+
+    recall_rank: int | None  # first passage (1-based, in reading order) holding an answer
+    rows: Rows
+    scores: NDArray[np.float64]
+
+
+def read_rows(
     pools: Pools,
     index: int,
     scorer: Callable[[Rows], NDArray[np.float64]],
     lexical: int,
     dense: int,
-    rules: tuple[float, float],
     top_k: int = 5,
-) -> Reading:
-    """Orders the pool by best sentence under ``scorer``, keeps ``top_k``, rescores them and
-    answers as ``vigia.llm.embedded`` does: the best sentence under ``scorer``, and the most
-    relevant other one (the hand-set score) when its relevance is at least ``rules`` (same
-    passage, other passage) times the best's."""
+) -> Read:
+    """Orders the pool by best sentence under ``scorer``, keeps ``top_k`` and rescores
+    their sentences (as ``vigia.knowledge.retrieval.read_passages`` then the answerer do)."""
     question = pools.questions[index]
     pool = rows_for(pools, index, pool_ids(question, lexical, dense))
     scores = scorer(pool)
@@ -160,21 +166,49 @@ def read(
         ),
         None,
     )
-    read_rows = rows_for(pools, index, ids)
-    scores, relevance = scorer(read_rows), hand_set(read_rows)
-    top = min(range(len(scores)), key=lambda i: (-scores[i], i))
+    rows = rows_for(pools, index, ids)
+    return Read(rank, rows, scorer(rows))
+
+
+def top_sentence(scores: NDArray[np.float64]) -> int:
+    """The row with the best score (the first among equals)."""
+    return min(range(len(scores)), key=lambda i: (-scores[i], i))
+
+
+def answer(
+    done: Read, answers: list[str], rules: tuple[float, float], top: int | None = None
+) -> Reading:
+    """Answers as ``vigia.llm.embedded`` does: the best sentence (``top``, by default the
+    best score), and the most relevant other one (the hand-set score) when its relevance
+    is at least ``rules`` (same passage, other passage) times the best's."""
+    rows, relevance = done.rows, hand_set(done.rows)
+    top = top_sentence(done.scores) if top is None else top
     chosen = [top]
-    for i in sorted(range(len(scores)), key=lambda i: (-relevance[i], i)):
-        same = read_rows.passages[i] == read_rows.passages[top]
+    for i in sorted(range(len(relevance)), key=lambda i: (-relevance[i], i)):
+        same = rows.passages[i] == rows.passages[top]
         ratio = rules[0] if same else rules[1]
-        if relevance[i] >= ratio * relevance[top] and read_rows.texts[i] != read_rows.texts[top]:
+        if relevance[i] >= ratio * relevance[top] and rows.texts[i] != rows.texts[top]:
             chosen.append(i)
             break
-    reply = " ".join(read_rows.texts[i] for i in sorted(chosen))
+    reply = " ".join(rows.texts[i] for i in sorted(chosen))
     return Reading(
-        rank,
-        bool(read_rows.labels[top]),
-        holds(reply, question["answers"]),
+        done.recall_rank,
+        bool(rows.labels[top]),
+        holds(reply, answers),
         float(relevance.max()),
         len(reply),
     )
+
+
+def read(
+    pools: Pools,
+    index: int,
+    scorer: Callable[[Rows], NDArray[np.float64]],
+    lexical: int,
+    dense: int,
+    rules: tuple[float, float],
+    top_k: int = 5,
+) -> Reading:
+    """What a question's reading gives under ``scorer`` (``read_rows``, then ``answer``)."""
+    done = read_rows(pools, index, scorer, lexical, dense, top_k)
+    return answer(done, pools.questions[index]["answers"], rules)
