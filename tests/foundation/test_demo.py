@@ -11,7 +11,7 @@ from pathlib import Path
 from openai import OpenAI
 
 from tests.foundation.test_cli import vigia
-from vigia.demo import SAMPLES
+from vigia.demo import GREETING, SAMPLES
 
 
 def test_sample_question_is_answered_with_a_citation(data_dir: Path, live_server: str) -> None:
@@ -29,6 +29,21 @@ def test_sample_question_is_answered_with_a_citation(data_dir: Path, live_server
     assert sherlock["status"] == "ok"
     assert "[1]" in text and sherlock["citations"]
     assert sherlock["citations"][0]["document"].endswith((".md", ".pdf"))
+
+
+def test_a_greeting_gets_the_demo_greeting_with_the_sample_question(
+    data_dir: Path, live_server: str
+) -> None:
+    demo = vigia("demo")
+    client = OpenAI(
+        base_url=f"{live_server}/v1", api_key=str(demo["production_key"]), max_retries=0
+    )
+    completion = client.chat.completions.create(
+        model=str(demo["agent"]), messages=[{"role": "user", "content": "Hola, buenas tardes"}]
+    )
+    text = completion.choices[0].message.content or ""
+    assert (completion.model_extra or {})["sherlock"]["status"] == "ok"
+    assert text == GREETING and str(demo["sample_question"]) in text
 
 
 def test_demo_loads_its_sample_knowledge_once(data_dir: Path) -> None:

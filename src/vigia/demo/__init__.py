@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from vigia.agents import service as agents
-from vigia.agents.schemas import AgentConfig, AgentCreate
+from vigia.agents.schemas import AgentConfig, AgentCreate, Replies
 from vigia.config import get_settings
 from vigia.errors import NotFound
 from vigia.knowledge import service as knowledge
@@ -34,6 +34,12 @@ INSTRUCTIONS = (
 SAMPLES = Path(__file__).parent / "knowledge"
 CONSOLE_USER = "demo"
 SAMPLE_QUESTION = "¿Qué versión del agente usan las claves de borrador?"
+# A newcomer's first message is often "hola": answer it with what the demo knows about.
+GREETING = (
+    "¡Hola! Soy el asistente de demostración de Vigia. Puedo contarte qué es Vigia, cómo "
+    "funcionan las claves y las versiones, los guardrails y el presupuesto. Probá con: "
+    f"«{SAMPLE_QUESTION}»"
+)
 
 
 def _load_samples(session: Session, workspace: workspaces.Workspace, agent: Any) -> None:
@@ -68,7 +74,12 @@ def ensure_demo(session: Session) -> dict[str, Any]:
     try:
         agent = agents.get_agent(session, workspace.id, AGENT)
     except NotFound:
-        spec = AgentCreate(slug=AGENT, name="Asistente de demostración", instructions=INSTRUCTIONS)
+        spec = AgentCreate(
+            slug=AGENT,
+            name="Asistente de demostración",
+            instructions=INSTRUCTIONS,
+            replies=Replies(greeting=GREETING),
+        )
         agent = agents.create_agent(session, workspace, spec)
         agents.publish(session, agent)
     _load_samples(session, workspace, agent)
