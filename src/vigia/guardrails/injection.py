@@ -37,6 +37,7 @@ from vigia.guardrails.injection_text import (
     clipped,
     pattern_features,
     segments,
+    squeezed,
 )
 from vigia.guardrails.patterns import families
 
@@ -121,8 +122,10 @@ def scores(texts: list[str]) -> list[float]:
     """Injection scores (0 benign … 1 attack) of ``texts``, embedded in one batch.
 
     The first stage reads USE and patterns; a score inside the second stage's band is
-    replaced by the second stage's, which also reads e5 (``injection_cascade.py``)."""
+    replaced by the second stage's, which also reads e5 (``injection_cascade.py``). Runs of
+    a repeated letter are cut first (``squeezed``)."""
     head = get_head()
+    texts = [squeezed(t) for t in texts]
     per_text = [embedding_texts(t) for t in texts]
     flat = [part for parts in per_text for part in parts]
     vectors = TEXT_VECTORS.queries(get_embedder("use"), flat)

@@ -9,6 +9,8 @@ than 500 or 150 in cross-validation, docs/benchmarks.md).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -19,6 +21,21 @@ CLIP_CHARS = 1000
 SEGMENT_CHARS = 250
 MAX_SEGMENTS = 24
 PATTERN_NAMES = (*FAMILIES, "encoded", "obfuscated", "any")
+# A letter, or a unit of two or three letters, repeated four times or more in a row.
+LETTER_RUN = re.compile(r"([^\W\d_]{1,3}?)\1{3,}")
+
+
+def squeezed(text: str) -> str:
+    """``text`` with every run of a repeated letter or 2–3-letter unit cut to three repeats.
+
+    Chat laughter and emphasis ("kkkkkkkkkkkk", "jajajajajaja", "nooooooo") otherwise reads
+    like the gibberish of adversarial suffixes: a Brazilian customer's 20 k's scored 0.61 and
+    was blocked at medium. Cutting them changes no public or team prompt the detector was
+    measured on (none holds such a run) and 7 of 5,560 training prompts, so the detector
+    reads the squeezed message at run time while its fit (``bench/fit_injection.py``) reads
+    the raw prompts. An attack keeps its words: "Ignoreeeeee" reads as "Ignoreee".
+    """
+    return LETTER_RUN.sub(lambda run: run.group(1) * 3, text)
 
 
 def clipped(text: str, chars: int = CLIP_CHARS) -> str:
