@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 from bench.decide.datasets import OUT, cached_encoder, splits  # noqa: E402
 from bench.decide.descriptions import CLINC_DESCRIPTIONS  # noqa: E402
 from bench.decide.examples import fewshot_questions  # noqa: E402
-from bench.decide.fitting import fit  # noqa: E402
+from bench.decide.refit import fit  # noqa: E402
 from bench.decide.report import evaluate_task, table  # noqa: E402
 from bench.decide.runner import evaluate_examples, latency  # noqa: E402
 from bench.decide.tasks import Kind, Row, Task, all_tasks, texts_of  # noqa: E402
@@ -45,15 +45,8 @@ def sentence_style(task: Task) -> Task:
     return Task("clinc150_val_descriptions", "choice", "clinc150", "report", rows, task.langs)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fit", action="store_true", help="refit and rewrite calibration.json")
-    parser.add_argument("--heldout", action="store_true", help="leave-one-dataset-out figures")
-    parser.add_argument("--no-examples", action="store_true", help="skip the 10-shot figures")
-    parser.add_argument("--latency-requests", type=int, default=200)
-    args = parser.parse_args()
-    parts = splits()
-    tasks = all_tasks(parts)
+def reported(tasks: list[Task]) -> list[Task]:
+    """The reported tasks, plus the described CLINC150 row and SIB-200 pooled over languages."""
     report_tasks = [t for t in tasks if t.split == "report"]
     report_tasks.insert(1, sentence_style(report_tasks[0]))
     pooled: tuple[tuple[Kind, str], ...] = (("choice", "sib200"), ("binary", "binary_sib200"))
@@ -64,6 +57,19 @@ def main() -> None:
             merged.rows += task.rows
             merged.langs += task.langs
         report_tasks.insert(report_tasks.index(sib[-1]) + 1, merged)
+    return report_tasks
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fit", action="store_true", help="refit and rewrite calibration.json")
+    parser.add_argument("--heldout", action="store_true", help="leave-one-dataset-out figures")
+    parser.add_argument("--no-examples", action="store_true", help="skip the 10-shot figures")
+    parser.add_argument("--latency-requests", type=int, default=200)
+    args = parser.parse_args()
+    parts = splits()
+    tasks = all_tasks(parts)
+    report_tasks = reported(tasks)
     encoder = cached_encoder(["use", "e5"], texts_of(tasks))
     calibration = get_calibration()
     if args.fit:

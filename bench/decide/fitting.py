@@ -10,11 +10,14 @@ here, each pooled over several datasets and languages, on features that any ques
   ``[u ⊙ v, |u − v|]`` of the centred state and ask (the learned similarity, whose weights
   become ``binary_pair``; ``pair`` weighs it 1 in the ``binary`` map), L2 ``PAIR_L2``;
 - scale: ordered-logit slope (≥ 0: closer to a level never means less of it) and spacing;
-- examples: log inverse temperature of the classifier's logits, linear in
-  ``EXAMPLES_FEATURES``, by NLL over choice, binary and scale questions with examples
-  (CLINC150, Banking77, SIB-200 es/pt/en: ``examples.py``);
+- examples (``refit.py``): log inverse temperature of the classifier's logits, linear in
+  ``EXAMPLES_FEATURES``;
 - defaults: per type, the lowest ``min_confidence`` at which every fit dataset's answered
   questions are right ≥ 90 % with 95 % confidence (the strictest dataset wins).
+
+``balanced=True`` weighs the rows of the choice map and of the stacked binary map so that
+every dataset, and within it every language of the asks, has the same total weight in the
+loss (``group_weights``); the maps' parameters stay shared (no weight per dataset).
 """
 
 from __future__ import annotations
@@ -23,20 +26,16 @@ import math
 import random
 import zlib
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 from bench.decide.datasets import Pairs
-from bench.decide.examples import FewShot, fewshot_questions
 from bench.decide.metrics import safe_threshold
 from bench.decide.tasks import Task
 
 from vigia.decide import inference, scoring
 from vigia.decide.calibration import TYPES, Calibration, Linear
-from vigia.decide.encoder import TextEncoder, embed_states
+from vigia.decide.encoder import TextEncoder
 from vigia.decide.schemas import Question
-from vigia.decide.texts import StateText
-from vigia.language import detect_language
 from vigia.logistic import fit_binary, lbfgs
 
 CHOICE_FEATURES = ("bias", "log_options", "margin")
@@ -81,12 +80,28 @@ def _padded(rows: list[tuple[np.ndarray, dict[str, float], int]], features: tupl
     return scores, mask, x, np.array([label for _, _, label in rows])
 
 
+def group_weights(groups: list[tuple[str, str]]) -> np.ndarray:
+    """Row weights (mean 1) giving every dataset the same total weight and, within it,
+    every language the same share: ``groups`` is each row's (dataset, language)."""
+    datasets = sorted({d for d, _ in groups})
+    languages = {d: sorted({lang for g, lang in groups if g == d}) for d in datasets}
+    counts: dict[tuple[str, str], int] = {}
+    for group in groups:
+        counts[group] = counts.get(group, 0) + 1
+    share = [1.0 / (len(datasets) * len(languages[d]) * counts[(d, lang)]) for d, lang in groups]
+    return np.array(share) * len(groups)
+
+
 def fit_inverse_temperature(
-    rows: list[tuple[np.ndarray, dict[str, float], int]], features: tuple[str, ...]
+    rows: list[tuple[np.ndarray, dict[str, float], int]],
+    features: tuple[str, ...],
+    weights: np.ndarray | None = None,
 ) -> Linear:
-    """``log k = w · f`` minimising the NLL of softmax(k · scores) (rows of any width)."""
+    """``log k = w · f`` minimising the (row-weighted) NLL of softmax(k · scores), rows of
+    any width."""
     scores, mask, x, labels = _padded(rows, features)
     picked = scores[np.arange(len(rows)), labels]
+    share = None if weights is None else weights / weights.sum()
 
     def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
         k = np.exp(np.clip(x @ w, -20, 20))
@@ -95,25 +110,36 @@ def fit_inverse_temperature(
         p = np.exp(z - top)
         total = p.sum(axis=1, keepdims=True)
         p /= total
-        loss = float((np.log(total[:, 0]) + top[:, 0] - picked * k).mean())
         expected = (np.where(mask, p * scores, 0.0)).sum(axis=1)
-        gradient = ((expected - picked) * k) @ x / len(rows)
+        if share is None:  # unweighted: the mean, as fitted before weights existed
+            loss = float((np.log(total[:, 0]) + top[:, 0] - picked * k).mean())
+            return loss, ((expected - picked) * k) @ x / len(rows)
+        loss = float((share * (np.log(total[:, 0]) + top[:, 0] - picked * k)).sum())
+        gradient = (share * (expected - picked) * k) @ x
         return loss, gradient
 
     start = np.zeros(len(features))
     start[0] = math.log(10.0)
-    weights = lbfgs(objective, start, iterations=200)
-    return Linear({f: round(float(w), 5) for f, w in zip(features, weights, strict=True)})
+    solution = lbfgs(objective, start, iterations=200)
+    return Linear({f: round(float(w), 5) for f, w in zip(features, solution, strict=True)})
 
 
 def choice_rows(readings: list[Readings], seed: int = 5) -> list[tuple[np.ndarray, dict, int]]:
     """Full questions plus one random sub-question (2–20 options, right one kept) per row."""
+    return [row for row, _ in choice_rows_grouped(readings, seed)]
+
+
+def choice_rows_grouped(
+    readings: list[Readings], seed: int = 5
+) -> list[tuple[tuple[np.ndarray, dict, int], tuple[str, str]]]:
+    """``choice_rows`` with each row's (dataset, language), sub-questions as their row's."""
     rng = random.Random(seed)
     rows = []
     for part in readings:
-        for reading, label in zip(part.readings, part.labels, strict=True):
+        for reading, label, lang in zip(part.readings, part.labels, part.task.langs, strict=True):
+            group = (part.task.dataset, lang)
             h, languages = reading.closeness, reading.features
-            rows.append((h, scoring.choice_features(h, languages), label))
+            rows.append(((h, scoring.choice_features(h, languages), label), group))
             sizes = [k for k in SUB_SIZES if k < len(h)]
             if sizes:
                 k = rng.choice(sizes)
@@ -121,7 +147,8 @@ def choice_rows(readings: list[Readings], seed: int = 5) -> list[tuple[np.ndarra
                 chosen = [label, *others]
                 rng.shuffle(chosen)
                 sub = h[chosen]
-                rows.append((sub, scoring.choice_features(sub, languages), chosen.index(label)))
+                sub_row = (sub, scoring.choice_features(sub, languages), chosen.index(label))
+                rows.append((sub_row, group))
     return rows
 
 
@@ -155,8 +182,60 @@ def _logistic(scalars: np.ndarray, pairs: np.ndarray, y: np.ndarray) -> tuple[np
     return fit_binary(np.hstack([scalars, pairs]), y, l2=PAIR_L2)
 
 
+def binary_groups(readings: list[Readings]) -> list[tuple[str, str]]:
+    """Each binary row's (dataset, language of the ask)."""
+    return [(part.task.dataset, lang) for part in readings for lang in part.task.langs]
+
+
+def fit_stacked(
+    scalars: np.ndarray, unseen: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None
+) -> Linear:
+    """The ``binary`` map on the features and the out-of-fold ``pair`` score."""
+    stacked, intercept = fit_binary(np.hstack([scalars, unseen[:, None]]), y, 1e-4, weights)
+    names = (*BINARY_FEATURES[1:], "pair")
+    values = {"bias": intercept, **dict(zip(names, stacked, strict=True))}
+    return Linear({f: round(float(v), 5) for f, v in values.items()})
+
+
+def binary_scalars(readings: list[Readings]) -> tuple[np.ndarray, np.ndarray]:
+    """Scalar features (``BINARY_FEATURES`` but the bias) and yes (1) / no (0) per row."""
+    rows = [r for part in readings for r in part.readings]
+    scalars = np.array([[r.features[f] for f in BINARY_FEATURES[1:]] for r in rows])
+    return scalars, np.array([1.0 - label for part in readings for label in part.labels])
+
+
+Similarity = tuple[tuple[float, ...], np.ndarray]
+_SIMILARITIES: dict[tuple[str, ...], Similarity] = {}
+
+
+def fit_similarity(readings: list[Readings], folds: list[tuple[int, int]]) -> Similarity:
+    """The learned similarity's weights (all rows) and its out-of-fold scores: per fold of
+    labels, fitted without them (neither as the state's label nor as the asked one).
+
+    Kept per set of fit tasks for the process (a pure function of their pair vectors)."""
+    key = tuple(part.task.name for part in readings)
+    if key in _SIMILARITIES:
+        return _SIMILARITIES[key]
+    scalars, y = binary_scalars(readings)
+    pairs = np.array([r.pair for part in readings for r in part.readings])
+    count = len(BINARY_FEATURES) - 1
+    weights, _ = _logistic(scalars, pairs, y)
+    state_fold = np.array([f for f, _ in folds])
+    ask_fold = np.array([f for _, f in folds])
+    unseen = np.zeros(len(y))
+    for k in range(FOLDS):
+        train = (state_fold != k) & (ask_fold != k)
+        held = state_fold == k
+        fold_weights, _ = _logistic(scalars[train], pairs[train], y[train])
+        unseen[held] = pairs[held] @ fold_weights[count:]
+    known = state_fold >= 0
+    unseen[~known] = pairs[~known] @ weights[count:]
+    _SIMILARITIES[key] = (tuple(float(f"{w:.5g}") for w in weights[count:]), unseen)
+    return _SIMILARITIES[key]
+
+
 def fit_binary_map(
-    readings: list[Readings], folds: list[tuple[int, int]]
+    readings: list[Readings], folds: list[tuple[int, int]], balanced: bool = False
 ) -> tuple[Linear, tuple[float, ...], np.ndarray]:
     """The binary map, stacked so that it is calibrated for labels it never saw (label 0 =
     yes):
@@ -166,31 +245,15 @@ def fit_binary_map(
     2. out-of-fold pair scores: the same fit without the labels of each fold (neither as
        the state's label nor as the asked one), scored on that fold's rows;
     3. the ``binary`` map: logistic regression on the features and the out-of-fold
-       ``pair`` score, so its weight on ``pair`` says how far the similarity transfers.
+       ``pair`` score, so its weight on ``pair`` says how far the similarity transfers
+       (``balanced``: rows weighted by ``group_weights``; steps 1–2 are never weighted).
 
     Also returns the out-of-fold pair scores (for the default threshold).
     """
-    rows = [r for part in readings for r in part.readings]
-    scalars = np.array([[r.features[f] for f in BINARY_FEATURES[1:]] for r in rows])
-    pairs = np.array([r.pair for r in rows])
-    y = np.array([1.0 - label for part in readings for label in part.labels])
-    count = len(BINARY_FEATURES) - 1
-    weights, _ = _logistic(scalars, pairs, y)
-    state_fold = np.array([f for f, _ in folds])
-    ask_fold = np.array([f for _, f in folds])
-    unseen = np.zeros(len(rows))
-    for k in range(FOLDS):
-        train = (state_fold != k) & (ask_fold != k)
-        held = state_fold == k
-        fold_weights, _ = _logistic(scalars[train], pairs[train], y[train])
-        unseen[held] = pairs[held] @ fold_weights[count:]
-    known = state_fold >= 0
-    unseen[~known] = pairs[~known] @ weights[count:]
-    stacked, intercept = fit_binary(np.hstack([scalars, unseen[:, None]]), y, l2=1e-4)
-    names = (*BINARY_FEATURES[1:], "pair")
-    values = {"bias": intercept, **dict(zip(names, stacked, strict=True))}
-    linear = Linear({f: round(float(v), 5) for f, v in values.items()})
-    return linear, tuple(float(f"{w:.5g}") for w in weights[count:]), unseen
+    pair, unseen = fit_similarity(readings, folds)
+    scalars, y = binary_scalars(readings)
+    balance = group_weights(binary_groups(readings)) if balanced else None
+    return fit_stacked(scalars, unseen, y, balance), pair, unseen
 
 
 def unseen_readings(readings: list[Readings], scores: np.ndarray) -> list[Readings]:
@@ -255,33 +318,29 @@ def outcomes_of(part: Readings, calibration: Calibration) -> tuple[np.ndarray, n
     return np.array(confidences), np.array(correct, dtype=float)
 
 
-def fewshot_logits(
-    encoder: TextEncoder, calibration: Calibration, question: FewShot
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The product classifier's logits for the question's states, right answers, languages."""
-    classifier = inference.classifier_for(question.plan, encoder, calibration)
-    names = list(calibration.encoders_examples)
-    states = [StateText(t, "") for t, _ in question.queries]
-    vectors = embed_states(encoder, states, names, calibration.facts_weight)
-    truth = np.array([label for _, label in question.queries])
-    return classifier.logits(vectors), truth, [detect_language(t) for t, _ in question.queries]
+FitReadings = dict[str, list[Readings]]
 
 
-def fit(
-    encoder: TextEncoder,
-    base: Calibration,
-    tasks: list[Task],
-    parts: dict[str, Pairs],
-    exclude: str = "",
-) -> tuple[Calibration, dict[str, Any]]:
-    """A calibration fitted on the ``fit`` tasks (and few-shot fit sets); fit-set figures."""
+def read_fit(encoder: TextEncoder, base: Calibration, tasks: list[Task]) -> FitReadings:
+    """The zero-shot readings of the ``fit`` tasks, per kind."""
     fitted = [t for t in tasks if t.split == "fit"]
-    read = {t.name: read_task(encoder, base, t) for t in fitted}
-    by_kind = {
-        k: [read[t.name] for t in fitted if t.kind == k] for k in ("choice", "binary", "scale")
+    return {
+        k: [read_task(encoder, base, t) for t in fitted if t.kind == k]
+        for k in ("choice", "binary", "scale")
     }
-    choice = fit_inverse_temperature(choice_rows(by_kind["choice"]), CHOICE_FEATURES)
-    binary, pair, unseen = fit_binary_map(by_kind["binary"], label_folds(by_kind["binary"], parts))
+
+
+def fit_maps(
+    read: FitReadings, base: Calibration, parts: dict[str, Pairs], balanced: bool = False
+) -> tuple[Calibration, FitReadings]:
+    """The zero-shot maps and defaults fitted on ``read`` (examples kept from ``base``);
+    also the readings the defaults were chosen on (binary: out-of-fold ``pair``)."""
+    by_kind = dict(read)
+    grouped = choice_rows_grouped(by_kind["choice"])
+    balance = group_weights([g for _, g in grouped]) if balanced else None
+    choice = fit_inverse_temperature([r for r, _ in grouped], CHOICE_FEATURES, balance)
+    folds = label_folds(by_kind["binary"], parts)
+    binary, pair, unseen = fit_binary_map(by_kind["binary"], folds, balanced)
     by_kind["binary"] = unseen_readings(by_kind["binary"], unseen)
     slope, spacing = fit_scale(by_kind["scale"])
     calibration = replace(
@@ -303,43 +362,4 @@ def fit(
         )
         for kind in TYPES
     }
-    examples, examples_defaults = fit_examples(encoder, calibration, parts, exclude)
-    calibration = replace(
-        calibration,
-        examples=examples,
-        default_min_confidence=defaults,
-        default_min_confidence_examples={kind: examples_defaults[kind] for kind in TYPES},
-    )
-    return calibration, {"fit_sets": [t.name for t in fitted]}
-
-
-def fit_examples(
-    encoder: TextEncoder, calibration: Calibration, parts: dict[str, Pairs], exclude: str = ""
-) -> tuple[Linear, dict[str, float]]:
-    """The examples' inverse-temperature map (choice, binary and scale questions pooled) and
-    the default thresholds with examples, per type."""
-    read = []
-    rows: list[tuple[np.ndarray, dict[str, float], int]] = []
-    for question in fewshot_questions(parts, fit=True):
-        if question.dataset == exclude:
-            continue
-        logits, truth, languages = fewshot_logits(encoder, calibration, question)
-        read.append((question, logits, truth, languages))
-        for row, label, lang in zip(logits, truth, languages, strict=True):
-            features = scoring.choice_features(row, scoring.language_features(lang))
-            rows.append((row, features, int(label)))
-    linear = fit_inverse_temperature(rows, EXAMPLES_FEATURES)
-    with_map = replace(calibration, examples=linear)
-    groups: dict[str, dict[str, list[tuple[np.ndarray, np.ndarray]]]] = {}
-    for question, logits, truth, languages in read:
-        confidences, correct = [], []
-        for row, label, lang in zip(logits, truth, languages, strict=True):
-            p = scoring.examples_probabilities(row, lang, with_map)
-            best = scoring.median_index(p) if question.plan.kind == "scale" else int(np.argmax(p))
-            confidences.append(round(scoring.confidence(p), 4))
-            correct.append(best == label)
-        kind_groups = groups.setdefault(question.plan.kind, {})
-        kind_groups.setdefault(question.dataset, []).append(
-            (np.array(confidences), np.array(correct, dtype=float))
-        )
-    return linear, {kind: default_threshold(found) for kind, found in groups.items()}
+    return replace(calibration, default_min_confidence=defaults), by_kind
