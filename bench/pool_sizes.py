@@ -20,7 +20,8 @@ recall@5), the best sentence and the reply holding an answer, the share the answ
 refuse on its own base (best relevance under 0.65), and the mean sentences per pool (the USE
 vectors a cold question embeds). ``--top-k`` above 5 keeps more passages: recall at depths
 5…top_k says how deep in the ordered pool the answering passage lies (replies then read
-more passages).
+more passages). ``--order`` orders passages by another aggregate of their sentences'
+probabilities (``ORDERS``: best, top 2 summed, noisy-or, sum), a diagnostic.
 Nothing here writes into ``src/``.
 """
 
@@ -35,25 +36,42 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from bench.fit_reader import L2, RULES, fitted, pools_of  # noqa: E402
 from bench.fit_rerank import inner_halves, load_fit  # noqa: E402
-from bench.reader.fitting import Fit, holds, pool_ids, read  # noqa: E402
+from bench.reader.fitting import Fit, best_sentence, holds, pool_ids, read  # noqa: E402
 from bench.reader.pools import Pools, heldout_articles  # noqa: E402
 
 from vigia.llm.answer_selector import SELECTOR_FILE  # noqa: E402
 from vigia.llm.embedded import MIN_ANSWER_SCORE  # noqa: E402
 
 TOP_K = 5
+# How a passage's sentence probabilities make its place in the pool's order (--order): the
+# product's is the best sentence; the others are diagnostics.
+ORDERS: dict[str, Callable[[NDArray[np.float64]], float]] = {
+    "best": best_sentence,
+    "top2": lambda p: float(np.sort(p)[-2:].sum()),
+    "noisy_or": lambda p: float(1.0 - np.prod(1.0 - p)),
+    "sum": lambda p: float(p.sum()),
+}
 
 
 def figures(
-    pools: Pools, indices: list[int], model: Fit, pool: tuple[int, int], top_k: int = TOP_K
+    pools: Pools,
+    indices: list[int],
+    model: Fit,
+    pool: tuple[int, int],
+    top_k: int = TOP_K,
+    order: str = "best",
 ) -> dict[str, Any]:
     """What reading ``indices`` from pools of size ``pool``, ordered by ``model``, gives
     (``top_k`` passages kept)."""
@@ -63,7 +81,7 @@ def figures(
         ids = pool_ids(question, *pool)
         ceiling += any(holds(pools.chunks[k]["text"], question["answers"]) for k in ids)
         sentences += sum(len(pools.chunks[k]["sentences"]) for k in ids)
-        done = read(pools, i, lambda r: model(r.x), *pool, RULES, top_k)
+        done = read(pools, i, lambda r: model(r.x), *pool, RULES, top_k, ORDERS[order])
         ranks.append(done.recall_rank)
         best += done.best_holds
         reply += done.reply_holds
@@ -71,6 +89,7 @@ def figures(
     n = len(indices)
     return {
         "pool": f"{pool[0]}+{pool[1]}",
+        "order": order,
         "questions": n,
         "recall@1": round(sum(r == 1 for r in ranks) / n, 3),
         "top_k": top_k,
@@ -110,6 +129,7 @@ def main() -> None:
     parser.add_argument("--pools", default="8,5;10,6;12,8;16,10", help="lexical,dense; ...")
     parser.add_argument("--selector", default="bench/.out/reader-heldout.json")
     parser.add_argument("--top-k", type=int, default=TOP_K, help="passages kept (answered from)")
+    parser.add_argument("--order", default="best", help="passage orders, comma-separated (ORDERS)")
     args = parser.parse_args()
     sizes = [(int(a), int(b)) for a, b in (p.split(",") for p in args.pools.split(";"))]
     squad = pools_of("squad_es", args.data_dir)
@@ -135,13 +155,15 @@ def main() -> None:
             ("faquad_pt", faquad, list(range(len(faquad.questions))), model),
         ]
     for pool in sizes:
-        started = time.perf_counter()
-        by_set: dict[str, list[dict[str, Any]]] = {}
-        for label, pools, indices, model in runs:
-            by_set.setdefault(label, []).append(figures(pools, indices, model, pool, args.top_k))
-        for label, rows in by_set.items():
-            report(label, rows)
-        print(f"pool {pool}: {time.perf_counter() - started:.0f}s", file=sys.stderr)
+        for order in args.order.split(","):
+            started = time.perf_counter()
+            by_set: dict[str, list[dict[str, Any]]] = {}
+            for label, pools, indices, model in runs:
+                found = figures(pools, indices, model, pool, args.top_k, order)
+                by_set.setdefault(label, []).append(found)
+            for label, rows in by_set.items():
+                report(label, rows)
+            print(f"pool {pool}, {order}: {time.perf_counter() - started:.0f}s", file=sys.stderr)
 
 
 if __name__ == "__main__":
