@@ -10,13 +10,17 @@ measure how often the answerer says it does not know (it should). Usage:
 
     .venv/bin/python bench/knowledge_public.py [--set squad_es|faquad_pt|both] [--limit N]
         [--data-dir DIR] [--embedder use|e5] [--seed 7] [--articles all|fit|heldout]
-        [--selector FILE] [--rerank FILE]
+        [--selector FILE] [--rerank FILE] [--pool L,D] [--timing N]
 
 ``--articles heldout`` keeps the SQuAD-es questions of the articles the answer-sentence
 selector's held-out fit never saw (``bench/reader/pools.py``), ``fit`` the others;
 ``--selector FILE`` answers with that selector instead of the shipped one (a file written
 by ``bench/fit_reader.py --write-heldout``); ``--rerank FILE`` lets the answerer re-rank the
 selector's top sentences with e5 (``bench/fit_rerank.py --final --write FILE``).
+``--pool L,D`` reads from the lexical top L and dense top D instead of the product's
+``READ_LEXICAL`` / ``READ_DENSE``. ``--timing N``: after the run, N of the set's questions
+are asked again, each first with an empty text-vector cache (cold: every sentence of its
+pool embedded) then at once again (warm), and the reading pool's search alone is timed.
 """
 
 from __future__ import annotations
@@ -87,6 +91,8 @@ def main() -> None:
     parser.add_argument("--articles", choices=["all", "fit", "heldout"], default="all")
     parser.add_argument("--selector", help="an answer selector JSON instead of the shipped one")
     parser.add_argument("--rerank", help="a re-ranker JSON (bench/fit_rerank.py) to answer with")
+    parser.add_argument("--pool", help="lexical,dense: the reading pool instead of the product's")
+    parser.add_argument("--timing", type=int, default=0, help="questions timed cold and warm")
     args = parser.parse_args()
     reuse = bool(args.data_dir) and Path(args.data_dir, "vigia.db").exists()
     os.environ["VIGIA_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="vigia-kp-")
@@ -95,8 +101,8 @@ def main() -> None:
     from vigia.db.migrate import upgrade
     from vigia.db.session import session_scope
     from vigia.engine.citations import CitationMap
-    from vigia.knowledge import service
-    from vigia.knowledge.retrieval import read_passages
+    from vigia.knowledge import retrieval, service
+    from vigia.knowledge.retrieval import read_passages, reading_pool
     from vigia.language import fold, sentences
     from vigia.llm.embedded import compose
     from vigia.llm.protocol import ModelRequest
@@ -116,6 +122,9 @@ def main() -> None:
 
         patch_answerer(args.rerank)
         print(f"answerer re-ranks with {args.rerank}")
+    if args.pool:
+        retrieval.READ_LEXICAL, retrieval.READ_DENSE = (int(n) for n in args.pool.split(","))
+    print(f"reading pool: lexical {retrieval.READ_LEXICAL} + dense {retrieval.READ_DENSE}")
     upgrade()
     names = list(SETS) if args.set == "both" else [args.set]
     no_answer = Replies().no_answer
@@ -159,7 +168,43 @@ def main() -> None:
         text = " ".join(citations.rewrite(s) for s in sentences(reply))
         return passages, text, citations.citations()
 
+    def timed(session: Any, kb: Any, sample: list[dict[str, Any]]) -> dict[str, float]:
+        """CPU ms per question, cold and warm, and the reading pool's search alone."""
+        from vigia.embeddings import TEXT_VECTORS
+
+        if not sample:
+            return {}
+        cold: list[float] = []
+        warm: list[float] = []
+        search: list[float] = []
+        saved = TEXT_VECTORS._vectors
+        for item in sample:
+            TEXT_VECTORS._vectors = type(saved)(saved.capacity)
+            for times in (cold, warm):
+                c0 = time.process_time()
+                ask(session, kb, item["q"])
+                times.append((time.process_time() - c0) * 1000)
+            t0 = time.perf_counter()
+            pool = (retrieval.READ_LEXICAL, retrieval.READ_DENSE)
+            reading_pool(session, [kb], item["q"], *pool)
+            search.append((time.perf_counter() - t0) * 1000)
+        TEXT_VECTORS._vectors = saved
+
+        def at(values: list[float], share: float) -> float:
+            return round(sorted(values)[int(share * (len(values) - 1))], 1)
+
+        return {
+            "timed": len(sample),
+            "cold_cpu_ms_p50": at(cold, 0.5),
+            "cold_cpu_ms_p95": at(cold, 0.95),
+            "warm_cpu_ms_p50": at(warm, 0.5),
+            "warm_cpu_ms_p95": at(warm, 0.95),
+            "pool_search_ms_p50": at(search, 0.5),
+            "pool_search_ms_p95": at(search, 0.95),
+        }
+
     rng = random.Random(args.seed)
+    timing_rng = random.Random(args.seed + 1)
     with session_scope() as session:
         for name in names:
             _, questions = data[name]
@@ -184,9 +229,11 @@ def main() -> None:
             other = next(o for o in SETS if o != name)
             wrong = rng.sample(questions, min(200, n))
             refused = sum(ask(session, kbs[other], q["q"])[1] == no_answer for q in wrong)
+            timing = timed(session, kbs[name], timing_rng.sample(questions, min(args.timing, n)))
             print(
                 json.dumps(
-                    {
+                    timing
+                    | {
                         "set": name,
                         "questions": n,
                         "recall@1": round(sum(r == 1 for r in ranks) / n, 3),

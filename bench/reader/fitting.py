@@ -142,6 +142,11 @@ class Read:
     scores: NDArray[np.float64]
 
 
+def best_sentence(scores: NDArray[np.float64]) -> float:
+    """A passage's score: its best sentence's (as the product orders the pool)."""
+    return float(scores.max())
+
+
 def read_rows(
     pools: Pools,
     index: int,
@@ -149,13 +154,15 @@ def read_rows(
     lexical: int,
     dense: int,
     top_k: int = 5,
+    passage_score: Callable[[NDArray[np.float64]], float] = best_sentence,
 ) -> Read:
-    """Orders the pool by best sentence under ``scorer``, keeps ``top_k`` and rescores
-    their sentences (as ``vigia.knowledge.retrieval.read_passages`` then the answerer do)."""
+    """Orders the pool by ``passage_score`` of its sentences' scores under ``scorer`` (by
+    default the best sentence), keeps ``top_k`` and rescores their sentences (as
+    ``vigia.knowledge.retrieval.read_passages`` then the answerer do)."""
     question = pools.questions[index]
     pool = rows_for(pools, index, pool_ids(question, lexical, dense))
     scores = scorer(pool)
-    best = {n: float(scores[pool.passages == n].max()) for n in set(pool.passages.tolist())}
+    best = {n: passage_score(scores[pool.passages == n]) for n in set(pool.passages.tolist())}
     order = sorted(best, key=lambda n: (-best[n], n))[:top_k]
     ids = [pool.ids[n] for n in order]
     rank = next(
@@ -208,7 +215,8 @@ def read(
     dense: int,
     rules: tuple[float, float],
     top_k: int = 5,
+    passage_score: Callable[[NDArray[np.float64]], float] = best_sentence,
 ) -> Reading:
     """What a question's reading gives under ``scorer`` (``read_rows``, then ``answer``)."""
-    done = read_rows(pools, index, scorer, lexical, dense, top_k)
+    done = read_rows(pools, index, scorer, lexical, dense, top_k, passage_score)
     return answer(done, pools.questions[index]["answers"], rules)
