@@ -16,30 +16,47 @@ SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 # A knowledge base named by its id or its name (at most 120 characters).
 KnowledgeBaseRef = Annotated[str, StringConstraints(max_length=120)]
 
-DEFAULT_NO_ANSWER = {
-    "es": "No encontré información sobre eso. ¿Podés reformular la pregunta?",
-    "pt": "Não encontrei informações sobre isso. Pode reformular a pergunta?",
-    "en": "I could not find information about that. Could you rephrase the question?",
+Language = Literal["es", "pt", "en"]
+# The replies an agent gets unless it sets its own, in each language the product speaks.
+DEFAULT_REPLIES: dict[str, dict[str, str]] = {
+    "es": {
+        "no_answer": "No encontré información sobre eso. ¿Podés reformular la pregunta?",
+        "blocked": "No puedo ayudarte con ese pedido. ¿Hay algo más en lo que pueda ayudarte?",
+        "safe_output": "Prefiero no responder eso. Un miembro del equipo puede ayudarte.",
+        "holding": "Gracias por tu paciencia. Una persona del equipo va a continuar la "
+        "conversación.",
+    },
+    "pt": {
+        "no_answer": "Não encontrei informações sobre isso. Pode reformular a pergunta?",
+        "blocked": "Não posso ajudar com esse pedido. Posso ajudar com mais alguma coisa?",
+        "safe_output": "Prefiro não responder isso. Alguém da equipe pode ajudar você.",
+        "holding": "Obrigado pela paciência. Uma pessoa da equipe vai continuar a conversa.",
+    },
+    "en": {
+        "no_answer": "I could not find information about that. Could you rephrase the question?",
+        "blocked": "I can't help with that request. Is there anything else I can help you with?",
+        "safe_output": "I'd rather not answer that. A member of the team can help you.",
+        "holding": "Thank you for your patience. A person from the team will continue the "
+        "conversation.",
+    },
 }
 
 
 class Replies(BaseModel):
     """Texts the agent answers with instead of generating."""
 
-    no_answer: str = Field(default=DEFAULT_NO_ANSWER["es"], max_length=2000)
-    blocked: str = Field(
-        default="No puedo ayudarte con ese pedido. ¿Hay algo más en lo que pueda ayudarte?",
-        max_length=2000,
-    )
-    safe_output: str = Field(
-        default="Prefiero no responder eso. Un miembro del equipo puede ayudarte.",
-        max_length=2000,
-    )
-    holding: str = Field(
-        default="Gracias por tu paciencia. Una persona del equipo va a continuar la conversación.",
-        max_length=2000,
-    )
+    no_answer: str = Field(default=DEFAULT_REPLIES["es"]["no_answer"], max_length=2000)
+    blocked: str = Field(default=DEFAULT_REPLIES["es"]["blocked"], max_length=2000)
+    safe_output: str = Field(default=DEFAULT_REPLIES["es"]["safe_output"], max_length=2000)
+    holding: str = Field(default=DEFAULT_REPLIES["es"]["holding"], max_length=2000)
     greeting: str = Field(default="", max_length=2000)
+
+    def in_language(self, old: str, new: str) -> Replies:
+        """These replies for an agent whose language goes from ``old`` to ``new``: each text
+        still at ``old``'s default becomes ``new``'s; texts the agent set stay as they are."""
+        before, after = DEFAULT_REPLIES[old], DEFAULT_REPLIES[new]
+        kept = [name for name, text in before.items() if getattr(self, name) == text]
+        return self.model_copy(update={name: after[name] for name in kept})
 
     def texts(self) -> tuple[str, ...]:
         """The configured texts that are set (a reply may repeat them without a source)."""
@@ -61,7 +78,7 @@ class AgentConfig(BaseModel):
     guardrails: GuardrailsConfig = Field(default_factory=GuardrailsConfig)
     knowledge_bases: list[KnowledgeBaseRef] = Field(default_factory=list, max_length=20)
     top_k: Integer = Field(default=5, ge=1, le=20)
-    language: Literal["es", "pt", "en"] = "es"
+    language: Language = "es"
     tools: HttpTools = Field(default_factory=list)
     """HTTP tools the engine calls for the model (docs/tools.md)."""
     tool_steps: Integer = Field(
@@ -80,7 +97,7 @@ class AgentPatch(BaseModel):
     guardrails: GuardrailsConfig | None = None
     knowledge_bases: list[KnowledgeBaseRef] | None = Field(default=None, max_length=20)
     top_k: Integer | None = Field(default=None, ge=1, le=20)
-    language: Literal["es", "pt", "en"] | None = None
+    language: Language | None = None
     tools: HttpTools | None = None
     tool_steps: Integer | None = Field(default=None, ge=1, le=20)
 

@@ -37,10 +37,17 @@ def create_agent(session: Session, workspace: Workspace, spec: AgentCreate) -> A
 
 
 def _apply(config: AgentConfig, patch: AgentPatch) -> AgentConfig:
+    """``config`` with ``patch``'s fields. A new language also moves every reply that is
+    still the old language's default to the new one's, whether the patch repeats it or not
+    (the console's form posts every reply with the language)."""
     changes = patch.model_dump(exclude_unset=True, exclude_none=True, exclude={"slug", "kind"})
     merged = config.model_dump()
     merged.update(changes)
-    return AgentConfig.model_validate(merged)
+    updated = AgentConfig.model_validate(merged)
+    if updated.language == config.language:
+        return updated
+    replies = updated.replies.in_language(config.language, updated.language)
+    return updated.model_copy(update={"replies": replies})
 
 
 def get_agent(session: Session, workspace_id: str, slug: str) -> Agent:
