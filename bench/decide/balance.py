@@ -41,7 +41,7 @@ from bench.decide.fitting import (
     group_weights,
     label_folds,
 )
-from bench.decide.metrics import ece, ece_floor
+from bench.decide.metrics import calibration_figures
 
 from vigia.decide import scoring
 from vigia.decide.calibration import Calibration, Linear
@@ -51,16 +51,7 @@ from vigia.logistic import fit_binary
 def _figures(
     top: np.ndarray, confidence: np.ndarray, correct: np.ndarray, threshold: float
 ) -> dict[str, float]:
-    answered = confidence >= threshold
-    return {
-        "n": float(len(top)),
-        "accuracy": float(correct.mean()),
-        "ece": ece(top, correct),
-        "ece_floor": ece_floor(top),
-        "mean_p": float(top.mean()),
-        "answered": float(answered.mean()),
-        "selective_accuracy": float(correct[answered].mean()) if answered.any() else float("nan"),
-    }
+    return calibration_figures(top, correct, confidence >= threshold)
 
 
 def by_group(

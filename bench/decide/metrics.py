@@ -20,6 +20,22 @@ def ece(confidences: np.ndarray, correct: np.ndarray, bins: int = 15) -> float:
     return float(total)
 
 
+def calibration_figures(
+    top: np.ndarray, correct: np.ndarray, answered: np.ndarray
+) -> dict[str, float]:
+    """Rows, accuracy, ECE (and its noise floor), mean confidence, coverage and selective
+    accuracy of decided rows: ``top`` their confidence, ``answered`` the ones not abstained."""
+    return {
+        "n": float(len(top)),
+        "accuracy": float(correct.mean()),
+        "ece": ece(top, correct),
+        "ece_floor": ece_floor(top),
+        "mean_p": float(top.mean()),
+        "answered": float(answered.mean()),
+        "selective_accuracy": float(correct[answered].mean()) if answered.any() else float("nan"),
+    }
+
+
 def ece_floor(confidences: np.ndarray, draws: int = 200, seed: int = 0) -> float:
     """Mean ECE of a perfectly calibrated model with these confidences on this many rows:
     each row right with the probability it states. Below it, an ECE is noise."""

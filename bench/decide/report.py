@@ -18,7 +18,7 @@ import collections
 from typing import Any
 
 import numpy as np
-from bench.decide.metrics import ece, ece_floor
+from bench.decide.metrics import calibration_figures
 from bench.decide.tasks import Task
 
 from vigia.decide import service
@@ -55,15 +55,7 @@ def figures(
     else:
         top = np.array([float(row.max()) for row in probabilities])
     answered = np.array([not a.abstain for a in answers])
-    result = {
-        "n": float(len(answers)),
-        "accuracy": float(correct.mean()),
-        "ece": ece(top, correct),
-        "ece_floor": ece_floor(top),
-        "mean_p": float(top.mean()),
-        "answered": float(answered.mean()),
-        "selective_accuracy": float(correct[answered].mean()) if answered.any() else float("nan"),
-    }
+    result = calibration_figures(top, correct, answered)
     if kind == "scale":
         levels = [list(a.probabilities) for a in answers]
         values = np.array([a.value for a in answers])
