@@ -18,7 +18,7 @@ KnowledgeBaseRef = Annotated[str, StringConstraints(max_length=120)]
 
 Language = Literal["es", "pt", "en"]
 # The replies an agent gets unless it sets its own, in each language the product speaks.
-DEFAULT_REPLIES: dict[str, dict[str, str]] = {
+DEFAULT_REPLIES: dict[Language, dict[str, str]] = {
     "es": {
         "no_answer": "No encontré información sobre eso. ¿Podés reformular la pregunta?",
         "blocked": "No puedo ayudarte con ese pedido. ¿Hay algo más en lo que pueda ayudarte?",
@@ -51,7 +51,7 @@ class Replies(BaseModel):
     holding: str = Field(default=DEFAULT_REPLIES["es"]["holding"], max_length=2000)
     greeting: str = Field(default="", max_length=2000)
 
-    def in_language(self, old: str, new: str) -> Replies:
+    def in_language(self, old: Language, new: Language) -> Replies:
         """These replies for an agent whose language goes from ``old`` to ``new``: each text
         still at ``old``'s default becomes ``new``'s; texts the agent set stay as they are."""
         before, after = DEFAULT_REPLIES[old], DEFAULT_REPLIES[new]

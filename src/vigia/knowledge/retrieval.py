@@ -28,7 +28,7 @@ from vigia.search.text import query_terms, terms
 
 MAX_QUERY_CHARS = 4000
 # What an agent reads is drawn from the lexical top READ_LEXICAL and the dense top
-# READ_DENSE (14–20 passages): on SQuAD-es dev such a pool holds the answer for ~0.98 of the
+# READ_DENSE (14–20 passages): on SQuAD-es dev such a pool holds the answer for ~0.97 of the
 # questions, the hybrid top 10 for 0.92; 12 + 8 read recall@5 0.943 (8 + 5: 0.938) and
 # FaQuAD 0.968 (0.937), warm ~3 ms more per question (docs/knowledge.md "What an agent reads").
 READ_LEXICAL = 12
