@@ -109,6 +109,20 @@ def test_yes_probability_rises_with_the_learned_similarity() -> None:
         "lang_es": 1.0,
         "lang_pt": 0.0,
     }
-    low = scoring.yes_probability({**features, "pair": -1.0}, calibration)
-    high = scoring.yes_probability({**features, "pair": 1.0}, calibration)
+    familiar = 0.8  # the familiarity feature's ``familiarity × pair`` moves with ``pair``
+    low = scoring.yes_probability(
+        {**features, "pair": -1.0, "familiarity": familiar, "familiarity_pair": -familiar},
+        calibration,
+    )
+    high = scoring.yes_probability(
+        {**features, "pair": 1.0, "familiarity": familiar, "familiarity_pair": familiar},
+        calibration,
+    )
     assert low < high
+
+
+def test_familiarity_is_the_highest_cosine_to_the_label_centroids() -> None:
+    centroids = np.array([[1.0, 0.0, 0.0], [0.0, 0.6, 0.8]])
+    assert scoring.familiarity(np.array([0.0, 0.8, 0.6]), centroids) == pytest.approx(0.96)
+    assert scoring.familiarity(np.array([-1.0, 0.0, 0.0]), centroids) == pytest.approx(0.0)
+    assert scoring.familiarity(np.array([1.0, 0.0, 0.0]), np.zeros((0, 0))) == 0.0  # none stored

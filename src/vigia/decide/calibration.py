@@ -14,7 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
+FAMILIAR_LABELS = "familiar_labels.npy"  # the shipped label centroids, next to it
 TYPES = ("choice", "scale", "binary")
 
 
@@ -38,7 +42,10 @@ class Calibration:
     Zero-shot (``encoder``): ``choice`` is the log inverse temperature of the options'
     softmax; ``binary`` the logit of ``yes``, whose ``pair`` feature is the learned
     similarity ``binary_pair · [u ⊙ v, |u − v|]`` of the centred state and ask vectors
-    (empty: no such feature); ``scale_slope``/``scale_spacing`` the ordered logit of a
+    (empty: no such feature), and its ``familiarity`` feature the ask's highest cosine to
+    the rows of ``familiar_labels`` (a float16 ``.npy`` next to this module: one centred,
+    normalised centroid per label the similarity was fitted on; empty: no such feature);
+    ``scale_slope``/``scale_spacing`` the ordered logit of a
     scale. With examples: the classifier's encoders, penalty, candidate-text
     weight, and ``examples`` the log inverse temperature of its logits. Defaults of
     ``min_confidence`` per type, zero-shot and with examples.
@@ -58,6 +65,11 @@ class Calibration:
     default_min_confidence: dict[str, float] = field(default_factory=dict)
     default_min_confidence_examples: dict[str, float] = field(default_factory=dict)
     binary_pair: tuple[float, ...] = ()
+    familiar_labels: str = ""
+
+    def label_centroids(self) -> NDArray[np.float64]:
+        """The matrix of ``familiar_labels`` (no rows when there is none)."""
+        return label_centroids(self.familiar_labels)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -88,7 +100,16 @@ def parse(data: dict[str, Any]) -> Calibration:
         default_min_confidence=floats(data["default_min_confidence"]),
         default_min_confidence_examples=floats(data["default_min_confidence_examples"]),
         binary_pair=tuple(float(w) for w in data.get("binary_pair", [])),
+        familiar_labels=str(data.get("familiar_labels", "")),
     )
+
+
+@lru_cache(maxsize=4)
+def label_centroids(name: str) -> NDArray[np.float64]:
+    """The per-label centroids stored in ``name`` (next to this module unless absolute)."""
+    if not name:
+        return np.zeros((0, 0))
+    return np.load(CALIBRATION_FILE.parent / name).astype(np.float64)
 
 
 @lru_cache(maxsize=1)
