@@ -28,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
+from bench.decide import familiar, fitting  # noqa: E402
 from bench.decide.balance import by_group  # noqa: E402
 from bench.decide.datasets import OUT, cached_encoder, splits  # noqa: E402
 from bench.decide.familiar import (  # noqa: E402
@@ -40,13 +41,22 @@ from bench.decide.familiar import (  # noqa: E402
     with_familiarity,
     yes_probabilities,
 )
-from bench.decide.fitting import FOLDS, fit_maps, read_fit  # noqa: E402
+from bench.decide.fitting import FOLDS, FitReadings, fit_maps, read_fit  # noqa: E402
+from bench.decide.metrics import calibration_figures  # noqa: E402
 from bench.decide.report import evaluate_task, table  # noqa: E402
 from bench.decide.tasks import all_tasks, texts_of  # noqa: E402
 from bench.decide_balance import READINGS, without  # noqa: E402
 from bench.decide_eval import reported  # noqa: E402
 
-from vigia.decide.calibration import get_calibration  # noqa: E402
+from vigia.decide import scoring, service  # noqa: E402
+from vigia.decide.calibration import Calibration, get_calibration  # noqa: E402
+from vigia.decide.encoder import TextEncoder  # noqa: E402
+from vigia.decide.reference import centred, get_reference  # noqa: E402
+from vigia.decide.schemas import Question  # noqa: E402
+from vigia.decide.spec_example import SPEC_QUESTIONS, SPEC_STATE  # noqa: E402
+from vigia.decide.texts import statement  # noqa: E402
+
+SCORES = OUT / "decide-familiar-scores.pickle"
 
 
 def cross_validated(regimes: Regimes, familiar: bool, threshold: float) -> dict[str, Any]:
@@ -64,7 +74,10 @@ def cross_validated(regimes: Regimes, familiar: bool, threshold: float) -> dict[
     found = {}
     for regime in REGIMES:
         top, confidence, correct = outcomes(np.round(p_yes[regime][known], 4), regimes.y[known])
-        found[regime] = by_group(groups, top, confidence, correct, threshold)
+        found[regime] = {
+            "all": calibration_figures(top, correct, confidence >= threshold),
+            **by_group(groups, top, confidence, correct, threshold),
+        }
     return found
 
 
@@ -77,6 +90,35 @@ def familiarity_means(regimes: Regimes) -> dict[str, float]:
         for regime in REGIMES
         for name in sorted(set(datasets.tolist()))
     }
+
+
+def keep_scores(read: FitReadings) -> None:
+    """The out-of-fold pair scores of both regimes, kept in ``bench/.out`` between runs
+    (a pure function of the fit readings; 11 fits of the similarity)."""
+    key = tuple(part.task.name for part in read["binary"])
+    if SCORES.exists():
+        stored = pickle.loads(SCORES.read_bytes())
+        fitting._SIMILARITIES[key], familiar._SEEN[key] = stored
+        return
+    folds = fitting.label_folds(read["binary"], splits())
+    stored = (fitting.fit_similarity(read["binary"], folds), familiar.seen_scores(read["binary"]))
+    SCORES.write_bytes(pickle.dumps(stored))
+
+
+def spec_answers(encoder: TextEncoder, calibration: Calibration) -> dict[str, Any]:
+    """The spec example's answers (USE only: zero-shot) and the refund ask's familiarity."""
+    found: dict[str, Any] = {}
+    for key, wire in SPEC_QUESTIONS.items():
+        question = Question.model_validate(wire)
+        outcome = service.run_model(
+            SPEC_STATE, [service.plan_question(question)], encoder, calibration
+        )
+        answer = service.to_answer(outcome[0], service.threshold(question, None, calibration))
+        found[key] = answer.model_dump(exclude_none=True)
+    ask = encoder.embed([statement(str(SPEC_QUESTIONS["reembolso"]["ask"]))], ["use"])["use"]
+    vector = centred(ask, get_reference(encoder, "use").centre)[0]
+    found["reembolso_familiarity"] = scoring.familiarity(vector, calibration.label_centroids())
+    return found
 
 
 def main() -> None:
@@ -94,6 +136,7 @@ def main() -> None:
         read = read_fit(encoder, shipped, tasks)
         READINGS.write_bytes(pickle.dumps(read))
     asks = ask_vectors(encoder, shipped, read["binary"])
+    keep_scores(read)
     new, regimes = with_familiarity(read, shipped, parts, asks, OUT / "decide-familiar-labels.npy")
     everything = np.ones(len(regimes.y), dtype=bool)
     old = fit_map(regimes, everything, familiar=False)
@@ -127,6 +170,11 @@ def main() -> None:
                 dev[f"{task.name} [{name}]"] = evaluate_task(encoder, calibration, task)
         report["dev"] = dev
         print("\n## Report parts\n\n" + table(dev))
+        report["spec_example"] = {
+            name: spec_answers(encoder, calibration)
+            for name, calibration in (("shipped", shipped), ("familiar", new))
+        }
+        print(json.dumps(report["spec_example"], indent=1))
     if args.heldout:
         held = {}
         for dataset in ("clinc150", "banking77", "sib200"):

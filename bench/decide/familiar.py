@@ -9,7 +9,9 @@ label, languages and phrasings pooled, float16: ``Calibration.familiar_labels``)
 The map is fitted on the rows of two regimes of out-of-fold pair scores:
 
 - **unseen** labels: ``fitting.fit_similarity``'s folds of labels; familiarity against the
-  centroids of the labels of that fold's similarity fit (the held labels are absent);
+  centroids of the labels of that fold's similarity fit (the held labels are absent) less
+  the ask's own label (a "no" row's asked label is usually from another fold: left in,
+  familiarity would tell "no" rows from "yes" rows);
 - **seen** labels: folds of states (every label stays in the similarity's fit, the held
   states leave it); familiarity against every centroid.
 
@@ -75,8 +77,9 @@ def ask_labels(binary: list[Readings], parts: dict[str, Pairs]) -> dict[str, tup
 
 def label_centroids(
     asks: dict[str, np.ndarray], labels: dict[str, tuple[str, str]]
-) -> tuple[np.ndarray, np.ndarray]:
-    """One centred, normalised centroid per fitted label (float16, as stored) and its fold."""
+) -> tuple[np.ndarray, np.ndarray, list[tuple[str, str]]]:
+    """One centred, normalised centroid per fitted label (float16, as stored), its fold and
+    its (dataset, label)."""
     keys = sorted(set(labels.values()))
     rows = []
     for key in keys:
@@ -84,7 +87,7 @@ def label_centroids(
         rows.append(mean / np.linalg.norm(mean))
     matrix = np.array(rows).astype(np.float16)
     folds = np.array([zlib.crc32(f"{d}/{label}".encode()) % FOLDS for d, label in keys])
-    return matrix, folds
+    return matrix, folds, keys
 
 
 def seen_scores(binary: list[Readings]) -> np.ndarray:
@@ -126,14 +129,21 @@ def regimes_of(
     folds = label_folds(binary, parts)
     _, unseen = fit_similarity(binary, folds)
     seen = seen_scores(binary)
-    matrix, label_fold = label_centroids(asks, ask_labels(binary, parts))
+    labels = ask_labels(binary, parts)
+    matrix, label_fold, keys = label_centroids(asks, labels)
     centroids = matrix.astype(np.float64)
     scalars, y = binary_scalars(binary)
     state_fold = np.array([f for f, _ in folds])
     texts = [wire["ask"] for part in binary for _, wire, _ in part.task.rows]
     cosines = np.array([asks[t] for t in texts]) @ centroids.T
     familiar_seen = cosines.max(axis=1)
-    familiar_unseen = familiar_seen.copy()
+    # Unseen regime: the ask's own label is left out for every row, yes or no (else a "no"
+    # ask, about another fold's label, would read familiar and a "yes" one not: the answer).
+    index = {key: i for i, key in enumerate(keys)}
+    own = np.array([index.get(labels.get(t, ("", "")), -1) for t in texts])
+    rows = np.nonzero(own >= 0)[0]
+    cosines[rows, own[rows]] = -np.inf
+    familiar_unseen = cosines.max(axis=1)
     for k in range(FOLDS):
         held = state_fold == k
         familiar_unseen[held] = cosines[held][:, label_fold != k].max(axis=1)
