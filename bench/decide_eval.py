@@ -73,8 +73,7 @@ def main() -> None:
     encoder = cached_encoder(["use", "e5"], texts_of(tasks))
     calibration = get_calibration()
     if args.fit:
-        labels_file = calib_module.CALIBRATION_FILE.with_name(calib_module.FAMILIAR_LABELS)
-        calibration, _ = fit(encoder, calibration, tasks, parts, labels_file=labels_file)
+        calibration, _ = fit(encoder, calibration, tasks, parts)
         calib_module.CALIBRATION_FILE.write_text(json.dumps(calibration.to_json(), indent=2) + "\n")
         print(f"wrote {calib_module.CALIBRATION_FILE.relative_to(ROOT)}", file=sys.stderr)
     report: dict[str, object] = {"model": calibration.model, "calibration": calibration.to_json()}

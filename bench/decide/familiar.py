@@ -167,16 +167,13 @@ def regimes_of(
 def fit_map(regimes: Regimes, rows: np.ndarray, familiar: bool = True) -> Linear:
     """The binary map on ``rows``: with familiarity on both regimes, else (the shipped
     method) without it on the unseen regime only."""
+    names: tuple[str, ...] = FAMILIAR_NAMES if familiar else SHIPPED_NAMES
     if familiar:
         x = np.vstack([regimes.features[r][rows] for r in REGIMES])
         y = np.concatenate([regimes.y[rows]] * len(REGIMES))
-        names = FAMILIAR_NAMES
     else:
-        x, y, names = (
-            regimes.features["unseen"][rows][:, : len(SHIPPED_NAMES)],
-            regimes.y[rows],
-            SHIPPED_NAMES,
-        )
+        x = regimes.features["unseen"][rows][:, : len(SHIPPED_NAMES)]
+        y = regimes.y[rows]
     weights, intercept = fit_binary(x, y, 1e-4)
     values = {"bias": intercept, **dict(zip(names, weights, strict=True))}
     return Linear({f: round(float(v), 5) for f, v in values.items()})

@@ -1,5 +1,4 @@
-"""The whole refit (``--fit``): the zero-shot maps (``fitting``, the binary map with label
-familiarity: ``familiar``) and the examples' map.
+"""The whole refit (``--fit``): the zero-shot maps (``fitting``) and the examples' map.
 
 The examples' map is the log inverse temperature of the few-shot classifier's logits,
 linear in ``EXAMPLES_FEATURES``, by NLL over choice, binary and scale questions with
@@ -10,13 +9,11 @@ thresholds per type. It reads every fit state with e5 and depends on no zero-sho
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench.decide.datasets import OUT, Pairs
+from bench.decide.datasets import Pairs
 from bench.decide.examples import FewShot, fewshot_questions
-from bench.decide.familiar import ask_vectors, with_familiarity
 from bench.decide.fitting import (
     EXAMPLES_FEATURES,
     default_threshold,
@@ -41,20 +38,13 @@ def fit(
     exclude: str = "",
     balanced: bool = False,
     examples: bool = True,
-    labels_file: Path | None = None,
 ) -> tuple[Calibration, dict[str, Any]]:
     """A calibration fitted on the ``fit`` tasks (and few-shot fit sets); fit-set figures.
 
     ``examples=False`` keeps ``base``'s examples map and defaults (they depend on no
-    zero-shot map, and their fit needs e5 vectors of every fit state). The label centroids
-    of the familiarity feature are written to ``labels_file`` (default: in ``bench/.out``).
+    zero-shot map, and their fit needs e5 vectors of every fit state).
     """
-    read = read_fit(encoder, base, tasks)
-    calibration, _ = fit_maps(read, base, parts, balanced)
-    asks = ask_vectors(encoder, base, read["binary"])
-    suffix = f"-without-{exclude}" if exclude else ""
-    labels_file = labels_file or OUT / f"decide-familiar-labels{suffix}.npy"
-    calibration, _ = with_familiarity(read, calibration, parts, asks, labels_file)
+    calibration, _ = fit_maps(read_fit(encoder, base, tasks), base, parts, balanced)
     if examples:
         linear, examples_defaults = fit_examples(encoder, calibration, parts, exclude)
         calibration = replace(

@@ -126,3 +126,9 @@ def test_familiarity_is_the_highest_cosine_to_the_label_centroids() -> None:
     assert scoring.familiarity(np.array([0.0, 0.8, 0.6]), centroids) == pytest.approx(0.96)
     assert scoring.familiarity(np.array([-1.0, 0.0, 0.0]), centroids) == pytest.approx(0.0)
     assert scoring.familiarity(np.array([1.0, 0.0, 0.0]), np.zeros((0, 0))) == 0.0  # none stored
+
+
+def test_shipped_calibration_reads_no_familiarity() -> None:
+    calibration = get_calibration()  # 1.3.0: no label centroids, no familiarity weights
+    assert calibration.familiar_labels == "" and calibration.label_centroids().shape == (0, 0)
+    assert "familiarity" not in calibration.binary.weights

@@ -18,7 +18,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
-FAMILIAR_LABELS = "familiar_labels.npy"  # the shipped label centroids, next to it
 TYPES = ("choice", "scale", "binary")
 
 
