@@ -75,6 +75,8 @@ class Calibration:
         for name in ("choice", "binary", "examples"):
             data[name] = data[name]["weights"]
         data["binary_pair"] = list(self.binary_pair)
+        if not self.familiar_labels:  # none: the file reads as before the field existed
+            del data["familiar_labels"]
         return data
 
 
