@@ -44,7 +44,9 @@ class Calibration:
     (empty: no such feature), and its ``familiarity`` feature the ask's highest cosine to
     the rows of ``familiar_labels`` (a float16 ``.npy`` next to this module: one centred,
     normalised centroid per label the similarity was fitted on; empty: no such feature);
-    ``scale_slope``/``scale_spacing`` the ordered logit of a
+    ``binary_seen`` the logit of ``yes`` for asks whose familiarity reaches
+    ``familiar_threshold`` (labels like those the similarity was fitted on; empty: ``binary``
+    applies to every ask); ``scale_slope``/``scale_spacing`` the ordered logit of a
     scale. With examples: the classifier's encoders, penalty, candidate-text
     weight, and ``examples`` the log inverse temperature of its logits. Defaults of
     ``min_confidence`` per type, zero-shot and with examples.
@@ -65,6 +67,8 @@ class Calibration:
     default_min_confidence_examples: dict[str, float] = field(default_factory=dict)
     binary_pair: tuple[float, ...] = ()
     familiar_labels: str = ""
+    binary_seen: Linear = field(default_factory=lambda: Linear({}))
+    familiar_threshold: float = 0.0
 
     def label_centroids(self) -> NDArray[np.float64]:
         """The matrix of ``familiar_labels`` (no rows when there is none)."""
@@ -72,11 +76,13 @@ class Calibration:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("choice", "binary", "examples"):
+        for name in ("choice", "binary", "examples", "binary_seen"):
             data[name] = data[name]["weights"]
         data["binary_pair"] = list(self.binary_pair)
         if not self.familiar_labels:  # none: the file reads as before the field existed
             del data["familiar_labels"]
+        if not self.binary_seen.weights:  # one binary map, as before the step existed
+            del data["binary_seen"], data["familiar_threshold"]
         return data
 
 
@@ -102,6 +108,8 @@ def parse(data: dict[str, Any]) -> Calibration:
         default_min_confidence_examples=floats(data["default_min_confidence_examples"]),
         binary_pair=tuple(float(w) for w in data.get("binary_pair", [])),
         familiar_labels=str(data.get("familiar_labels", "")),
+        binary_seen=Linear(floats(data.get("binary_seen", {}))),
+        familiar_threshold=float(data.get("familiar_threshold", 0.0)),
     )
 
 

@@ -13,8 +13,9 @@ question type, a calibrated map of a few features that mean the same on any ques
   words found in the state (``overlap``), the languages, and a learned similarity of the
   state and the ask (``pair``: weights over ``[u ⊙ v, |u − v|]`` of their centred
   vectors, fitted on state/ask pairs of several datasets and languages), and how close the
-  ask is to the labels that similarity was fitted on (``familiarity``, alone and times
-  ``pair``: the similarity is surer of labels it has seen).
+  ask is to the labels that similarity was fitted on (``familiarity``: the similarity is
+  surer of labels it has seen; at or above a threshold a second map, fitted on such
+  labels, applies).
 - **scale**: ordered. The levels' closenesses are reduced to one trend (closer to the high
   levels than to the low ones) and an ordered logit with evenly spaced cut points turns
   ``slope · trend`` into level probabilities, so ``value`` moves smoothly along the
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.decide.calibration import Calibration
+from vigia.decide.calibration import Calibration, Linear
 from vigia.decide.reference import Reference
 from vigia.language import content_terms
 
@@ -148,9 +149,19 @@ def binary_features(
     }
 
 
+def binary_map(features: dict[str, float], calibration: Calibration) -> Linear:
+    """The binary map an ask gets: ``binary_seen`` when its familiarity reaches
+    ``familiar_threshold`` (a label like those the similarity was fitted on), else
+    ``binary``."""
+    seen = calibration.binary_seen
+    if seen.weights and features.get("familiarity", 0.0) >= calibration.familiar_threshold:
+        return seen
+    return calibration.binary
+
+
 def yes_probability(features: dict[str, float], calibration: Calibration) -> float:
     """Probability of ``yes`` to a zero-shot binary question."""
-    return sigmoid(calibration.binary(features))
+    return sigmoid(binary_map(features, calibration)(features))
 
 
 def trend(closeness: Array) -> float:
