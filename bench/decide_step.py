@@ -7,12 +7,13 @@ is carried from the calibration file (the pooled refit reproduces them,
 baseline is that file less the step, its binary default re-chosen by the usual rule (it
 reproduces 0.469). Default: fit-side figures only (5-fold cross-validation by label, both
 regimes; shipped method against the step); ``--report``: the binary report parts and the
-spec example, shipped against the step; ``--write``: the step written as the shipped
+spec example, shipped against the step; ``--split`` (after the verdict): each binary
+report part's rows split by familiarity at τ; ``--write``: the step written as the shipped
 calibration (``calibration.json``, model ``vigia-decide-1.4.0``, and the label centroids
 ``familiar-labels.npy`` next to it). Readings and out-of-fold scores are shared with
 ``bench/decide_familiar.py``; figures go to ``bench/.out/decide-step.json``.
 
-Run: ``.venv/bin/python bench/decide_step.py [--report] [--write]``.
+Run: ``.venv/bin/python bench/decide_step.py [--report] [--split] [--write]``.
 """
 
 from __future__ import annotations
@@ -43,15 +44,20 @@ from bench.decide.familiar import (  # noqa: E402
 )
 from bench.decide.fitting import FOLDS, read_fit  # noqa: E402
 from bench.decide.metrics import calibration_figures  # noqa: E402
-from bench.decide.report import evaluate_task, table  # noqa: E402
+from bench.decide.report import decide_rows, evaluate_task, table  # noqa: E402
+from bench.decide.report import figures as rows_figures  # noqa: E402
 from bench.decide.step import Step, default_of, familiarity_of, fit_step  # noqa: E402
-from bench.decide.tasks import all_tasks, texts_of  # noqa: E402
+from bench.decide.tasks import Task, all_tasks, texts_of  # noqa: E402
 from bench.decide_balance import READINGS  # noqa: E402
 from bench.decide_eval import reported  # noqa: E402
 from bench.decide_familiar import keep_scores, spec_answers  # noqa: E402
 
 from vigia.decide import calibration as calibration_module  # noqa: E402
+from vigia.decide import scoring  # noqa: E402
 from vigia.decide.calibration import Calibration, Linear, get_calibration  # noqa: E402
+from vigia.decide.encoder import TextEncoder  # noqa: E402
+from vigia.decide.reference import centred, get_reference  # noqa: E402
+from vigia.decide.texts import statement  # noqa: E402
 
 MODEL = "vigia-decide-1.4.0"
 LABELS = "familiar-labels.npy"
@@ -98,9 +104,41 @@ def shares(regimes: Regimes, tau: float) -> dict[str, float]:
     }
 
 
+def split_by_familiarity(
+    encoder: TextEncoder, calibrations: dict[str, Calibration], tau: float, task: Task
+) -> dict[str, Any]:
+    """A binary report part's rows split by the ask's familiarity (at or above τ, below),
+    figures per calibration (read after the verdict: why SLURP moved)."""
+    centroids = calibrations["step"].label_centroids()
+    reference = get_reference(encoder, "use")
+    asks = sorted({wire["ask"] for _, wire, _ in task.rows})
+    vectors = encoder.embed([statement(ask) for ask in asks], ["use"])["use"]
+    moved = centred(vectors, reference.centre)
+    of = {ask: scoring.familiarity(v, centroids) for ask, v in zip(asks, moved, strict=True)}
+    familiar = np.array([of[wire["ask"]] for _, wire, _ in task.rows])
+    found: dict[str, Any] = {
+        "share_at_or_above_tau": float(np.mean(familiar >= tau)),
+        "familiarity_quartiles": np.quantile(familiar, [0.25, 0.5, 0.75]).tolist(),
+    }
+    truth = [row[2] for row in task.rows]
+    for name, calibration in calibrations.items():
+        decided = decide_rows(encoder, calibration, task)
+        for part, rows in (("at_or_above", familiar >= tau), ("below", familiar < tau)):
+            index = np.nonzero(rows)[0].tolist()
+            if index:
+                found[f"{name}/{part}"] = rows_figures(
+                    [decided[i][0] for i in index],
+                    [decided[i][1] for i in index],
+                    [truth[i] for i in index],
+                    "binary",
+                )
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--report", action="store_true", help="read the binary report parts")
+    parser.add_argument("--split", action="store_true", help="report rows by familiarity")
     parser.add_argument("--write", action="store_true", help="write the shipped calibration")
     args = parser.parse_args()
     parts = splits()
@@ -172,6 +210,15 @@ def main() -> None:
             for name, calibration in (("shipped", shipped), ("step", stepped))
         }
         print(json.dumps(report["spec_example"], indent=1))
+        (OUT / "decide-step.json").write_text(json.dumps(report, indent=1, default=float))
+    if args.split:
+        pair = {"shipped": shipped, "step": stepped}
+        report["split"] = {
+            task.name: split_by_familiarity(encoder, pair, step.tau, task)
+            for task in reported(tasks)
+            if task.kind == "binary" and "pooled" not in task.name
+        }
+        print(json.dumps(report["split"], indent=1, default=float))
         (OUT / "decide-step.json").write_text(json.dumps(report, indent=1, default=float))
     if args.write:
         target = calibration_module.CALIBRATION_FILE
