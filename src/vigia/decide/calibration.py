@@ -14,6 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
 TYPES = ("choice", "scale", "binary")
 
@@ -38,7 +41,12 @@ class Calibration:
     Zero-shot (``encoder``): ``choice`` is the log inverse temperature of the options'
     softmax; ``binary`` the logit of ``yes``, whose ``pair`` feature is the learned
     similarity ``binary_pair · [u ⊙ v, |u − v|]`` of the centred state and ask vectors
-    (empty: no such feature); ``scale_slope``/``scale_spacing`` the ordered logit of a
+    (empty: no such feature), and its ``familiarity`` feature the ask's highest cosine to
+    the rows of ``familiar_labels`` (a float16 ``.npy`` next to this module: one centred,
+    normalised centroid per label the similarity was fitted on; empty: no such feature);
+    ``binary_seen`` the logit of ``yes`` for asks whose familiarity reaches
+    ``familiar_threshold`` (labels like those the similarity was fitted on; empty: ``binary``
+    applies to every ask); ``scale_slope``/``scale_spacing`` the ordered logit of a
     scale. With examples: the classifier's encoders, penalty, candidate-text
     weight, and ``examples`` the log inverse temperature of its logits. Defaults of
     ``min_confidence`` per type, zero-shot and with examples.
@@ -58,12 +66,23 @@ class Calibration:
     default_min_confidence: dict[str, float] = field(default_factory=dict)
     default_min_confidence_examples: dict[str, float] = field(default_factory=dict)
     binary_pair: tuple[float, ...] = ()
+    familiar_labels: str = ""
+    binary_seen: Linear = field(default_factory=lambda: Linear({}))
+    familiar_threshold: float = 0.0
+
+    def label_centroids(self) -> NDArray[np.float64]:
+        """The matrix of ``familiar_labels`` (no rows when there is none)."""
+        return label_centroids(self.familiar_labels)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("choice", "binary", "examples"):
+        for name in ("choice", "binary", "examples", "binary_seen"):
             data[name] = data[name]["weights"]
         data["binary_pair"] = list(self.binary_pair)
+        if not self.familiar_labels:  # none: the file reads as before the field existed
+            del data["familiar_labels"]
+        if not self.binary_seen.weights:  # one binary map, as before the step existed
+            del data["binary_seen"], data["familiar_threshold"]
         return data
 
 
@@ -88,7 +107,18 @@ def parse(data: dict[str, Any]) -> Calibration:
         default_min_confidence=floats(data["default_min_confidence"]),
         default_min_confidence_examples=floats(data["default_min_confidence_examples"]),
         binary_pair=tuple(float(w) for w in data.get("binary_pair", [])),
+        familiar_labels=str(data.get("familiar_labels", "")),
+        binary_seen=Linear(floats(data.get("binary_seen", {}))),
+        familiar_threshold=float(data.get("familiar_threshold", 0.0)),
     )
+
+
+@lru_cache(maxsize=4)
+def label_centroids(name: str) -> NDArray[np.float64]:
+    """The per-label centroids stored in ``name`` (next to this module unless absolute)."""
+    if not name:
+        return np.zeros((0, 0))
+    return np.load(CALIBRATION_FILE.parent / name).astype(np.float64)
 
 
 @lru_cache(maxsize=1)

@@ -183,6 +183,7 @@ class ZeroShot:
     ) -> None:
         self.encoder, self.name, self.language = encoder, calibration.encoder, language
         self.pair_weights = calibration.binary_pair
+        self.centroids = calibration.label_centroids()
         self.reference = get_reference(encoder, calibration.encoder)
         self.state = centred(state_vector, self.reference.centre)
         self._text = text
@@ -202,6 +203,7 @@ class ZeroShot:
                 self.language,
                 detect_language(plan.ask),
                 scoring.pair_score(pair, self.pair_weights),
+                scoring.familiarity(candidates[0], self.centroids),
             )
             return scoring.Reading(plan.kind, np.zeros(0), features, pair)
         closeness = self.reference.closeness(self.state, candidates)

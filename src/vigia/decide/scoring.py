@@ -12,7 +12,10 @@ question type, a calibrated map of a few features that mean the same on any ques
   the ask sits above ordinary asks for this state (``state_z``), the share of the ask's
   words found in the state (``overlap``), the languages, and a learned similarity of the
   state and the ask (``pair``: weights over ``[u ⊙ v, |u − v|]`` of their centred
-  vectors, fitted on state/ask pairs of several datasets and languages).
+  vectors, fitted on state/ask pairs of several datasets and languages), and how close the
+  ask is to the labels that similarity was fitted on (``familiarity``: the similarity is
+  surer of labels it has seen; at or above a threshold a second map, fitted on such
+  labels, applies).
 - **scale**: ordered. The levels' closenesses are reduced to one trend (closer to the high
   levels than to the low ones) and an ordered logit with evenly spaced cut points turns
   ``slope · trend`` into level probabilities, so ``value`` moves smoothly along the
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.decide.calibration import Calibration
+from vigia.decide.calibration import Calibration, Linear
 from vigia.decide.reference import Reference
 from vigia.language import content_terms
 
@@ -114,6 +117,14 @@ def pair_score(pair: Array, weights: tuple[float, ...]) -> float:
     return float(pair @ np.asarray(weights))
 
 
+def familiarity(ask: Array, centroids: Array) -> float:
+    """The ask's highest cosine to the centroids of the labels the similarity was fitted on
+    (centred, normalised vectors; 0 when the calibration stores none)."""
+    if not len(centroids):
+        return 0.0
+    return float((centroids @ ask).max())
+
+
 def binary_features(
     reference: Reference,
     state: Array,
@@ -122,8 +133,10 @@ def binary_features(
     state_language: str,
     ask_language: str,
     pair: float = 0.0,
+    familiar: float = 0.0,
 ) -> dict[str, float]:
-    """Features of a zero-shot yes/no question (centred state and ask vectors)."""
+    """Features of a zero-shot yes/no question (centred state and ask vectors; ``familiar``:
+    the ask's ``familiarity``)."""
     return {
         "ask_z": reference.ask_z(state, ask),
         "state_z": reference.state_z(state, ask),
@@ -131,12 +144,24 @@ def binary_features(
         "cross_lingual": float(state_language != ask_language),
         **language_features(state_language),
         "pair": pair,
+        "familiarity": familiar,
+        "familiarity_pair": familiar * pair,
     }
+
+
+def binary_map(features: dict[str, float], calibration: Calibration) -> Linear:
+    """The binary map an ask gets: ``binary_seen`` when its familiarity reaches
+    ``familiar_threshold`` (a label like those the similarity was fitted on), else
+    ``binary``."""
+    seen = calibration.binary_seen
+    if seen.weights and features.get("familiarity", 0.0) >= calibration.familiar_threshold:
+        return seen
+    return calibration.binary
 
 
 def yes_probability(features: dict[str, float], calibration: Calibration) -> float:
     """Probability of ``yes`` to a zero-shot binary question."""
-    return sigmoid(calibration.binary(features))
+    return sigmoid(binary_map(features, calibration)(features))
 
 
 def trend(closeness: Array) -> float:
