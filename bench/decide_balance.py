@@ -29,13 +29,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from bench.decide.balance import fit_side, seen_label_probe  # noqa: E402
-from bench.decide.datasets import OUT, cached_encoder, splits  # noqa: E402
+from bench.decide.datasets import OUT, Pairs, cached_encoder, splits  # noqa: E402
 from bench.decide.fitting import FitReadings, fit_maps, read_fit  # noqa: E402
 from bench.decide.report import evaluate_task, table  # noqa: E402
-from bench.decide.tasks import all_tasks, texts_of  # noqa: E402
+from bench.decide.tasks import Task, all_tasks, texts_of  # noqa: E402
 from bench.decide_eval import reported  # noqa: E402
 
-from vigia.decide.calibration import get_calibration  # noqa: E402
+from vigia.decide.calibration import Calibration, get_calibration  # noqa: E402
+from vigia.decide.encoder import TextEncoder  # noqa: E402
 
 READINGS = OUT / "decide-balance-readings.pickle"
 COMPARED = ("choice", "binary", "binary_pair", "scale_slope", "scale_spacing")
@@ -45,12 +46,9 @@ def without(read: FitReadings, dataset: str) -> FitReadings:
     return {kind: [p for p in parts if p.task.dataset != dataset] for kind, parts in read.items()}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--report", action="store_true", help="read the report parts")
-    parser.add_argument("--heldout", action="store_true", help="leave-one-dataset-out refits")
-    parser.add_argument("--seen-labels", action="store_true", help="fit-side seen-label probe")
-    args = parser.parse_args()
+def fit_readings() -> tuple[dict[str, Pairs], list[Task], TextEncoder, Calibration, FitReadings]:
+    """The data parts, the tasks, the USE encoder (cached vectors), the shipped calibration
+    and its readings of the fit parts (kept in ``READINGS`` after the first run)."""
     parts = splits()
     tasks = all_tasks(parts)
     encoder = cached_encoder(["use"], texts_of(tasks))
@@ -60,6 +58,16 @@ def main() -> None:
     else:
         read = read_fit(encoder, shipped, tasks)
         READINGS.write_bytes(pickle.dumps(read))
+    return parts, tasks, encoder, shipped, read
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--report", action="store_true", help="read the report parts")
+    parser.add_argument("--heldout", action="store_true", help="leave-one-dataset-out refits")
+    parser.add_argument("--seen-labels", action="store_true", help="fit-side seen-label probe")
+    args = parser.parse_args()
+    parts, tasks, encoder, shipped, read = fit_readings()
     if args.seen_labels:
         seen = {"binary, seen labels": seen_label_probe(read["binary"], shipped)}
         print("## Seen labels, unseen states (fit side)\n\n" + table(seen))

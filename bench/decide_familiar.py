@@ -30,7 +30,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from bench.decide import familiar, fitting  # noqa: E402
 from bench.decide.balance import by_group  # noqa: E402
-from bench.decide.datasets import OUT, cached_encoder, splits  # noqa: E402
+from bench.decide.datasets import OUT, splits  # noqa: E402
 from bench.decide.familiar import (  # noqa: E402
     REGIMES,
     Regimes,
@@ -41,15 +41,14 @@ from bench.decide.familiar import (  # noqa: E402
     with_familiarity,
     yes_probabilities,
 )
-from bench.decide.fitting import FOLDS, FitReadings, fit_maps, read_fit  # noqa: E402
+from bench.decide.fitting import FOLDS, FitReadings, fit_maps  # noqa: E402
 from bench.decide.metrics import calibration_figures  # noqa: E402
 from bench.decide.report import evaluate_task, table  # noqa: E402
-from bench.decide.tasks import all_tasks, texts_of  # noqa: E402
-from bench.decide_balance import READINGS, without  # noqa: E402
+from bench.decide_balance import fit_readings, without  # noqa: E402
 from bench.decide_eval import reported  # noqa: E402
 
 from vigia.decide import scoring, service  # noqa: E402
-from vigia.decide.calibration import Calibration, get_calibration  # noqa: E402
+from vigia.decide.calibration import Calibration  # noqa: E402
 from vigia.decide.encoder import TextEncoder  # noqa: E402
 from vigia.decide.reference import centred, get_reference  # noqa: E402
 from vigia.decide.schemas import Question  # noqa: E402
@@ -126,15 +125,7 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="read the binary report parts")
     parser.add_argument("--heldout", action="store_true", help="leave-one-dataset-out refits")
     args = parser.parse_args()
-    parts = splits()
-    tasks = all_tasks(parts)
-    encoder = cached_encoder(["use"], texts_of(tasks))
-    shipped = get_calibration()
-    if READINGS.exists():
-        read = pickle.loads(READINGS.read_bytes())
-    else:
-        read = read_fit(encoder, shipped, tasks)
-        READINGS.write_bytes(pickle.dumps(read))
+    parts, tasks, encoder, shipped, read = fit_readings()
     asks = ask_vectors(encoder, shipped, read["binary"])
     keep_scores(read)
     new, regimes = with_familiarity(read, shipped, parts, asks, OUT / "decide-familiar-labels.npy")

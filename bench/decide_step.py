@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -32,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from bench.decide.balance import by_group  # noqa: E402
-from bench.decide.datasets import OUT, cached_encoder, splits  # noqa: E402
+from bench.decide.datasets import OUT  # noqa: E402
 from bench.decide.familiar import (  # noqa: E402
     REGIMES,
     Regimes,
@@ -42,19 +41,19 @@ from bench.decide.familiar import (  # noqa: E402
     regimes_of,
     threshold_of,
 )
-from bench.decide.fitting import FOLDS, read_fit  # noqa: E402
+from bench.decide.fitting import FOLDS  # noqa: E402
 from bench.decide.metrics import calibration_figures  # noqa: E402
 from bench.decide.report import decide_rows, evaluate_task, table  # noqa: E402
 from bench.decide.report import figures as rows_figures  # noqa: E402
 from bench.decide.step import Step, default_of, familiarity_of, fit_step  # noqa: E402
-from bench.decide.tasks import Task, all_tasks, texts_of  # noqa: E402
-from bench.decide_balance import READINGS  # noqa: E402
+from bench.decide.tasks import Task  # noqa: E402
+from bench.decide_balance import fit_readings  # noqa: E402
 from bench.decide_eval import reported  # noqa: E402
 from bench.decide_familiar import keep_scores, spec_answers  # noqa: E402
 
 from vigia.decide import calibration as calibration_module  # noqa: E402
 from vigia.decide import scoring  # noqa: E402
-from vigia.decide.calibration import Calibration, Linear, get_calibration  # noqa: E402
+from vigia.decide.calibration import Calibration, Linear  # noqa: E402
 from vigia.decide.encoder import TextEncoder  # noqa: E402
 from vigia.decide.reference import centred, get_reference  # noqa: E402
 from vigia.decide.texts import statement  # noqa: E402
@@ -141,15 +140,7 @@ def main() -> None:
     parser.add_argument("--split", action="store_true", help="report rows by familiarity")
     parser.add_argument("--write", action="store_true", help="write the shipped calibration")
     args = parser.parse_args()
-    parts = splits()
-    tasks = all_tasks(parts)
-    encoder = cached_encoder(["use"], texts_of(tasks))
-    current = get_calibration()
-    if READINGS.exists():
-        read = pickle.loads(READINGS.read_bytes())
-    else:
-        read = read_fit(encoder, current, tasks)
-        READINGS.write_bytes(pickle.dumps(read))
+    parts, tasks, encoder, current, read = fit_readings()
     asks = ask_vectors(encoder, current, read["binary"])
     keep_scores(read)
     regimes = regimes_of(read["binary"], parts, asks)

@@ -158,14 +158,9 @@ def fit_side(
     return report
 
 
-def seen_label_probe(binary: list[Readings], calibration: Calibration) -> dict[str, Any]:
-    """The shipped binary map on pair scores of *seen labels, unseen states* (the report
-    parts' regime: their labels are all in the similarity's fit), from the fit parts alone.
-
-    The similarity is refitted per fold of states (hashed text: every label stays in the
-    fit, the held states' rows leave it) and scores the held rows; the ``binary`` map
-    (fitted on out-of-fold-by-label scores) turns them into probabilities.
-    """
+def state_fold_scores(binary: list[Readings]) -> np.ndarray:
+    """Out-of-fold pair scores by folds of states (hashed text): every label stays in the
+    similarity's fit, the held states' rows leave it (the report parts' regime)."""
     scalars, y = binary_scalars(binary)
     pairs = np.array([r.pair for part in binary for r in part.readings])
     states = [state for part in binary for state, _, _ in part.task.rows]
@@ -175,6 +170,19 @@ def seen_label_probe(binary: list[Readings], calibration: Calibration) -> dict[s
     for k in range(FOLDS):
         weights, _ = fit_binary(np.hstack([scalars, pairs])[fold != k], y[fold != k], PAIR_L2)
         scores[fold == k] = pairs[fold == k] @ weights[count:]
+    return scores
+
+
+def seen_label_probe(binary: list[Readings], calibration: Calibration) -> dict[str, Any]:
+    """The shipped binary map on pair scores of *seen labels, unseen states* (the report
+    parts' regime: their labels are all in the similarity's fit), from the fit parts alone.
+
+    The similarity is refitted per fold of states (hashed text: every label stays in the
+    fit, the held states' rows leave it) and scores the held rows; the ``binary`` map
+    (fitted on out-of-fold-by-label scores) turns them into probabilities.
+    """
+    scalars, y = binary_scalars(binary)
+    scores = state_fold_scores(binary)
     names = (*BINARY_FEATURES[1:], "pair")
     w = np.array([calibration.binary.weights[n] for n in names])
     logits = calibration.binary.weights["bias"] + np.hstack([scalars, scores[:, None]]) @ w

@@ -26,11 +26,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+from bench.decide.balance import state_fold_scores
 from bench.decide.datasets import Pairs
 from bench.decide.fitting import (
     BINARY_FEATURES,
     FOLDS,
-    PAIR_L2,
     FitReadings,
     Readings,
     binary_groups,
@@ -91,21 +91,10 @@ def label_centroids(
 
 
 def seen_scores(binary: list[Readings]) -> np.ndarray:
-    """Out-of-fold pair scores by folds of states (hashed text): every label stays in the
-    similarity's fit, the held states' rows leave it (the report parts' regime)."""
+    """``balance.state_fold_scores``, kept per set of fit parts."""
     key = tuple(part.task.name for part in binary)
     if key not in _SEEN:
-        scalars, y = binary_scalars(binary)
-        pairs = np.array([r.pair for part in binary for r in part.readings])
-        states = [state for part in binary for state, _, _ in part.task.rows]
-        fold = np.array([zlib.crc32(s.encode()) % FOLDS for s in states])
-        count = len(BINARY_FEATURES) - 1
-        scores = np.zeros(len(y))
-        for k in range(FOLDS):
-            train = fold != k
-            weights, _ = fit_binary(np.hstack([scalars, pairs])[train], y[train], PAIR_L2)
-            scores[~train] = pairs[~train] @ weights[count:]
-        _SEEN[key] = scores
+        _SEEN[key] = state_fold_scores(binary)
     return _SEEN[key]
 
 
