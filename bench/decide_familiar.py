@@ -29,20 +29,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from bench.decide import familiar, fitting  # noqa: E402
-from bench.decide.balance import by_group  # noqa: E402
 from bench.decide.datasets import OUT, splits  # noqa: E402
 from bench.decide.familiar import (  # noqa: E402
     REGIMES,
     Regimes,
     ask_vectors,
     fit_map,
-    outcomes,
+    regime_figures,
     threshold_of,
     with_familiarity,
     yes_probabilities,
 )
 from bench.decide.fitting import FOLDS, FitReadings, fit_maps  # noqa: E402
-from bench.decide.metrics import calibration_figures  # noqa: E402
 from bench.decide.report import evaluate_task, table  # noqa: E402
 from bench.decide_balance import fit_readings, without  # noqa: E402
 from bench.decide_eval import reported  # noqa: E402
@@ -68,16 +66,7 @@ def cross_validated(regimes: Regimes, familiar: bool, threshold: float) -> dict[
         linear = fit_map(regimes, train, familiar)
         for regime in REGIMES:
             p_yes[regime][held] = yes_probabilities(linear, regimes.features[regime][held])
-    known = regimes.state_fold >= 0
-    groups = [g for g, k in zip(regimes.groups, known, strict=True) if k]
-    found = {}
-    for regime in REGIMES:
-        top, confidence, correct = outcomes(np.round(p_yes[regime][known], 4), regimes.y[known])
-        found[regime] = {
-            "all": calibration_figures(top, correct, confidence >= threshold),
-            **by_group(groups, top, confidence, correct, threshold),
-        }
-    return found
+    return regime_figures(regimes, p_yes, threshold)
 
 
 def familiarity_means(regimes: Regimes) -> dict[str, float]:

@@ -30,19 +30,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from bench.decide.balance import by_group  # noqa: E402
 from bench.decide.datasets import OUT  # noqa: E402
 from bench.decide.familiar import (  # noqa: E402
     REGIMES,
     Regimes,
     ask_vectors,
     fit_map,
-    outcomes,
+    regime_figures,
     regimes_of,
     threshold_of,
 )
 from bench.decide.fitting import FOLDS  # noqa: E402
-from bench.decide.metrics import calibration_figures  # noqa: E402
 from bench.decide.report import decide_rows, evaluate_task, table  # noqa: E402
 from bench.decide.report import figures as rows_figures  # noqa: E402
 from bench.decide.step import Step, default_of, familiarity_of, fit_step  # noqa: E402
@@ -62,20 +60,6 @@ MODEL = "vigia-decide-1.4.0"
 LABELS = "familiar-labels.npy"
 
 
-def figures(regimes: Regimes, p_yes: dict[str, np.ndarray], threshold: float) -> dict[str, Any]:
-    """Figures per regime, pooled and per dataset (and language), of out-of-fold P(yes)."""
-    known = regimes.state_fold >= 0
-    groups = [g for g, k in zip(regimes.groups, known, strict=True) if k]
-    found = {}
-    for regime in REGIMES:
-        top, confidence, correct = outcomes(np.round(p_yes[regime][known], 4), regimes.y[known])
-        found[regime] = {
-            "all": calibration_figures(top, correct, confidence >= threshold),
-            **by_group(groups, top, confidence, correct, threshold),
-        }
-    return found
-
-
 def cross_validated(regimes: Regimes, step: bool, threshold: float) -> dict[str, Any]:
     """Fit-side figures: per fold of labels, the maps (and τ) fitted without them score that
     fold's states in both regimes; ``step`` false: the shipped method (one map)."""
@@ -90,7 +74,7 @@ def cross_validated(regimes: Regimes, step: bool, threshold: float) -> dict[str,
         taus.append(fitted.tau)
         for regime in REGIMES:
             p_yes[regime][held] = fitted.p_yes(regimes.features[regime][held])
-    return {"taus": taus, **figures(regimes, p_yes, threshold)}
+    return {"taus": taus, **regime_figures(regimes, p_yes, threshold)}
 
 
 def shares(regimes: Regimes, tau: float) -> dict[str, float]:

@@ -24,9 +24,10 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-from bench.decide.balance import state_fold_scores
+from bench.decide.balance import by_group, state_fold_scores
 from bench.decide.datasets import Pairs
 from bench.decide.fitting import (
     BINARY_FEATURES,
@@ -39,6 +40,7 @@ from bench.decide.fitting import (
     fit_similarity,
     label_folds,
 )
+from bench.decide.metrics import calibration_figures
 
 from vigia.decide import scoring
 from vigia.decide.calibration import CALIBRATION_FILE, Calibration, Linear
@@ -213,3 +215,20 @@ def with_familiarity(
         base, binary=linear, familiar_labels=name, default_min_confidence=defaults
     )
     return calibration, regimes
+
+
+def regime_figures(
+    regimes: Regimes, p_yes: dict[str, np.ndarray], threshold: float
+) -> dict[str, Any]:
+    """Figures per regime, pooled and per dataset (and language), of out-of-fold P(yes)
+    (rows with no fold are left out)."""
+    known = regimes.state_fold >= 0
+    groups = [g for g, k in zip(regimes.groups, known, strict=True) if k]
+    found = {}
+    for regime in REGIMES:
+        top, confidence, correct = outcomes(np.round(p_yes[regime][known], 4), regimes.y[known])
+        found[regime] = {
+            "all": calibration_figures(top, correct, confidence >= threshold),
+            **by_group(groups, top, confidence, correct, threshold),
+        }
+    return found
