@@ -158,9 +158,10 @@ def fit_side(
     return report
 
 
-def state_fold_scores(binary: list[Readings]) -> np.ndarray:
+def state_fold_scores(binary: list[Readings], l2: float = PAIR_L2) -> np.ndarray:
     """Out-of-fold pair scores by folds of states (hashed text): every label stays in the
-    similarity's fit, the held states' rows leave it (the report parts' regime)."""
+    similarity's fit, the held states' rows leave it (the report parts' regime); ``l2``:
+    the similarity's penalty."""
     scalars, y = binary_scalars(binary)
     pairs = np.array([r.pair for part in binary for r in part.readings])
     states = [state for part in binary for state, _, _ in part.task.rows]
@@ -168,7 +169,7 @@ def state_fold_scores(binary: list[Readings]) -> np.ndarray:
     count = len(BINARY_FEATURES) - 1
     scores = np.zeros(len(y))
     for k in range(FOLDS):
-        weights, _ = fit_binary(np.hstack([scalars, pairs])[fold != k], y[fold != k], PAIR_L2)
+        weights, _ = fit_binary(np.hstack([scalars, pairs])[fold != k], y[fold != k], l2)
         scores[fold == k] = pairs[fold == k] @ weights[count:]
     return scores
 

@@ -178,8 +178,10 @@ def label_folds(readings: list[Readings], parts: dict[str, Pairs]) -> list[tuple
     ]
 
 
-def _logistic(scalars: np.ndarray, pairs: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
-    return fit_binary(np.hstack([scalars, pairs]), y, l2=PAIR_L2)
+def _logistic(
+    scalars: np.ndarray, pairs: np.ndarray, y: np.ndarray, l2: float = PAIR_L2
+) -> tuple[np.ndarray, float]:
+    return fit_binary(np.hstack([scalars, pairs]), y, l2=l2)
 
 
 def binary_groups(readings: list[Readings]) -> list[tuple[str, str]]:
@@ -208,25 +210,34 @@ Similarity = tuple[tuple[float, ...], np.ndarray]
 _SIMILARITIES: dict[tuple[str, ...], Similarity] = {}
 
 
-def fit_similarity(readings: list[Readings], folds: list[tuple[int, int]]) -> Similarity:
+def similarity_key(readings: list[Readings], l2: float = PAIR_L2) -> tuple[str, ...]:
+    """The key of a similarity fit: its fit tasks, and its L2 where not ``PAIR_L2``."""
+    names = tuple(part.task.name for part in readings)
+    return names if l2 == PAIR_L2 else (*names, f"l2={l2:g}")
+
+
+def fit_similarity(
+    readings: list[Readings], folds: list[tuple[int, int]], l2: float = PAIR_L2
+) -> Similarity:
     """The learned similarity's weights (all rows) and its out-of-fold scores: per fold of
     labels, fitted without them (neither as the state's label nor as the asked one).
 
-    Kept per set of fit tasks for the process (a pure function of their pair vectors)."""
-    key = tuple(part.task.name for part in readings)
+    Kept per set of fit tasks and L2 for the process (a pure function of their pair
+    vectors)."""
+    key = similarity_key(readings, l2)
     if key in _SIMILARITIES:
         return _SIMILARITIES[key]
     scalars, y = binary_scalars(readings)
     pairs = np.array([r.pair for part in readings for r in part.readings])
     count = len(BINARY_FEATURES) - 1
-    weights, _ = _logistic(scalars, pairs, y)
+    weights, _ = _logistic(scalars, pairs, y, l2)
     state_fold = np.array([f for f, _ in folds])
     ask_fold = np.array([f for _, f in folds])
     unseen = np.zeros(len(y))
     for k in range(FOLDS):
         train = (state_fold != k) & (ask_fold != k)
         held = state_fold == k
-        fold_weights, _ = _logistic(scalars[train], pairs[train], y[train])
+        fold_weights, _ = _logistic(scalars[train], pairs[train], y[train], l2)
         unseen[held] = pairs[held] @ fold_weights[count:]
     known = state_fold >= 0
     unseen[~known] = pairs[~known] @ weights[count:]
@@ -235,7 +246,10 @@ def fit_similarity(readings: list[Readings], folds: list[tuple[int, int]]) -> Si
 
 
 def fit_binary_map(
-    readings: list[Readings], folds: list[tuple[int, int]], balanced: bool = False
+    readings: list[Readings],
+    folds: list[tuple[int, int]],
+    balanced: bool = False,
+    l2: float = PAIR_L2,
 ) -> tuple[Linear, tuple[float, ...], np.ndarray]:
     """The binary map, stacked so that it is calibrated for labels it never saw (label 0 =
     yes):
@@ -248,9 +262,10 @@ def fit_binary_map(
        ``pair`` score, so its weight on ``pair`` says how far the similarity transfers
        (``balanced``: rows weighted by ``group_weights``; steps 1–2 are never weighted).
 
-    Also returns the out-of-fold pair scores (for the default threshold).
+    Also returns the out-of-fold pair scores (for the default threshold); ``l2`` is the
+    similarity's penalty (steps 1–2).
     """
-    pair, unseen = fit_similarity(readings, folds)
+    pair, unseen = fit_similarity(readings, folds, l2)
     scalars, y = binary_scalars(readings)
     balance = group_weights(binary_groups(readings)) if balanced else None
     return fit_stacked(scalars, unseen, y, balance), pair, unseen
@@ -331,16 +346,21 @@ def read_fit(encoder: TextEncoder, base: Calibration, tasks: list[Task]) -> FitR
 
 
 def fit_maps(
-    read: FitReadings, base: Calibration, parts: dict[str, Pairs], balanced: bool = False
+    read: FitReadings,
+    base: Calibration,
+    parts: dict[str, Pairs],
+    balanced: bool = False,
+    l2: float = PAIR_L2,
 ) -> tuple[Calibration, FitReadings]:
     """The zero-shot maps and defaults fitted on ``read`` (examples kept from ``base``);
-    also the readings the defaults were chosen on (binary: out-of-fold ``pair``)."""
+    also the readings the defaults were chosen on (binary: out-of-fold ``pair``); ``l2``:
+    the learned similarity's penalty."""
     by_kind = dict(read)
     grouped = choice_rows_grouped(by_kind["choice"])
     balance = group_weights([g for _, g in grouped]) if balanced else None
     choice = fit_inverse_temperature([r for r, _ in grouped], CHOICE_FEATURES, balance)
     folds = label_folds(by_kind["binary"], parts)
-    binary, pair, unseen = fit_binary_map(by_kind["binary"], folds, balanced)
+    binary, pair, unseen = fit_binary_map(by_kind["binary"], folds, balanced, l2)
     by_kind["binary"] = unseen_readings(by_kind["binary"], unseen)
     slope, spacing = fit_scale(by_kind["scale"])
     calibration = replace(
