@@ -19,9 +19,8 @@ import argparse
 import json
 
 import numpy as np
-from numpy.typing import NDArray
-
 from bench.injection.finetune import INPUT, OUT, scores_path
+from numpy.typing import NDArray
 
 SHIPPED = OUT / "blend-shipped-scores.json"
 SETS = ("dev", "team", "public", "customer")
@@ -58,9 +57,7 @@ def main() -> None:
     data = json.loads(INPUT.read_text())
     tuned = json.loads(scores_path(benign=True).read_text())
     shipped = shipped_scores(data["score"])
-    scores = {
-        name: blended(np.array(shipped[name]), np.array(tuned[name])) for name in SETS
-    }
+    scores = {name: blended(np.array(shipped[name]), np.array(tuned[name])) for name in SETS}
     dev, team = read_split("dev"), read_team_set()
     dev_labels = np.array([p.label for p in dev])
     medium = threshold_for(scores["dev"][dev_labels == 0], 0.03)
