@@ -106,6 +106,8 @@ class Recipe:
     segment indicator), a second head for segments. ``mil``: rounds of multiple-instance
     labelling: the highest-scoring segment of each long attack becomes a positive row.
     ``team``: the team's ``injection_team_train.txt`` prompts are one more source.
+    ``offtopic``: one more column, how far each segment is from the rest of its message
+    (``offtopic_column``).
     """
 
     doc: bool = False
@@ -119,6 +121,7 @@ class Recipe:
     e5: float = 0.0
     words: float = 0.0
     chars: float = 0.0
+    offtopic: bool = False
 
     @property
     def extras(self) -> bool:
@@ -139,16 +142,35 @@ class Recipe:
 
     def rows(self, base: NDArray[np.float32], text: str) -> NDArray[np.float32]:
         """The recipe's rows of one message from its base rows (vector + patterns)."""
-        base = self.columns(base)
-        if not (self.doc or self.split):
-            return base
-        segment = np.zeros((len(base), 1), dtype=np.float32)
-        segment[1:] = 1.0
-        length = np.full((len(base), 1), message_length(text), dtype=np.float32)
-        out = [base, segment, length]
-        if self.split:
-            out.append(base[:, :VECTOR] * segment)
-        return np.hstack(out).astype(np.float32)
+        columns = self.columns(base)
+        out = [columns]
+        if self.doc or self.split:
+            segment = np.zeros((len(base), 1), dtype=np.float32)
+            segment[1:] = 1.0
+            out += [segment, np.full((len(base), 1), message_length(text), dtype=np.float32)]
+            if self.split:
+                out.append(columns[:, :VECTOR] * segment)
+        if self.offtopic:
+            out.append(offtopic_column(base))
+        return out[0] if len(out) == 1 else np.hstack(out).astype(np.float32)
+
+
+OFFTOPIC_SEGMENTS = 3
+
+
+def offtopic_column(base: NDArray[np.float32]) -> NDArray[np.float32]:
+    """1 − each segment row's USE cosine to the mean of the message's other segments; 0 on
+    the whole-message row and for messages of fewer than ``OFFTOPIC_SEGMENTS`` segments."""
+    column = np.zeros((len(base), 1), dtype=np.float32)
+    if len(base) - 1 < OFFTOPIC_SEGMENTS:
+        return column
+    start, end = OFFSETS["use"]
+    vectors = base[1:, start:end].astype(np.float64)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    rest = vectors.sum(axis=0)[None, :] - vectors
+    rest /= np.linalg.norm(rest, axis=1, keepdims=True)
+    column[1:, 0] = 1.0 - np.sum(vectors * rest, axis=1)
+    return column
 
 
 SHIPPED = Recipe(team=True, mil=1)
@@ -182,6 +204,8 @@ RECIPES: dict[str, Recipe] = {
     "use-words0.3": Recipe(team=True, mil=1, words=0.3),
     "use-chars0.3": Recipe(team=True, mil=1, chars=0.3),
     "use-chars1": Recipe(team=True, mil=1, chars=1.0),
+    "offtopic": Recipe(team=True, mil=1, offtopic=True),
+    "use-e5-offtopic": Recipe(team=True, mil=1, e5=1.0, offtopic=True),
 }
 """Recipes compared in cross-validation (``doc`` and ``split`` need features the product
 does not compute: they are for comparison only)."""
