@@ -7,9 +7,10 @@ points), 8 llm-guard attacks, 30 BIPIA clean documents (one false alarm is 3.3 %
 draws outcomes as if a detector caught every attack with the same probability ``tpr`` and
 flagged every benign prompt with the same ``fpr`` (a detector with no weak source at all),
 ``DRAWS`` times, and prints the share of draws in which each slice, and all of them
-together, meet the bar. Only the slices' sizes are read from dev, no score.
+together, meet the bar. Only the slices' sizes are read from dev, no score. ``--shipped``
+prints instead the shipped detector's rate on every slice with its 95 % (Wilson) interval.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python -m bench.injection.floor``.
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python -m bench.injection.floor [--shipped]``.
 """
 
 from __future__ import annotations
@@ -61,8 +62,49 @@ def pass_rates(tpr: float, fpr: float, seed: int = 0) -> tuple[list[tuple[str, f
     return rates, float(every.mean())
 
 
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 %) of a rate of ``hits`` in ``n``."""
+    rate = hits / n
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return float(centre - half), float(centre + half)
+
+
+def shipped_intervals() -> None:
+    """The shipped detector's rate on every slice at ``medium``, with its 95 % interval, and
+    whether the bar lies outside it (a shortfall sampling alone does not explain)."""
+    from vigia.guardrails import injection
+
+    dev = read_split("dev")
+    scores = np.array(injection.scores([p.text for p in dev]))
+    flagged = scores >= injection.get_head().thresholds["medium"]
+    attacks = np.array([p.label == 1 for p in dev])
+    print("\n| slice | rate | 95 % interval | bar | bar outside the interval |")
+    print("|---|---|---|---|---|")
+    for name, mask, fpr_bar in slices():
+        for label, part, bar in (
+            ("TPR", mask & attacks, MIN_TPR),
+            ("FPR", mask & ~attacks, fpr_bar),
+        ):
+            if not part.any():
+                continue
+            hits, n = int(flagged[part].sum()), int(part.sum())
+            low, high = wilson(hits, n)
+            met = hits / n >= bar if label == "TPR" else hits / n <= bar
+            verdict = "met" if met else ("yes" if not low <= bar <= high else "no")
+            print(
+                f"| {name} {label} | {hits}/{n} = {hits / n:.3f} | {low:.3f}–{high:.3f} "
+                f"| {bar:.2f} | {verdict} |"
+            )
+
+
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shipped", action="store_true", help="the shipped detector's slices")
+    args = parser.parse_args()
+    if args.shipped:
+        shipped_intervals()
+        return
     results = [pass_rates(tpr, fpr) for tpr, fpr in DETECTORS]
     header = " | ".join(f"TPR {t:.2f} / FPR {f:.3f}" for t, f in DETECTORS)
     print(f"| slice (attacks / benign) | {header} |")
