@@ -11,6 +11,7 @@ Run (after ``finetune.py``'s ``prepare`` and ``fit --benign``)::
 
     OMP_NUM_THREADS=1 .venv/bin/python -m bench.injection.blend          # step 1
     OMP_NUM_THREADS=1 .venv/bin/python -m bench.injection.blend --dev    # step 2
+    ... --both [--dev]    # flagged only where both detectors flag, each at its own medium
 """
 
 from __future__ import annotations
@@ -44,9 +45,22 @@ def blended(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float6
     return np.asarray(1 / (1 + np.exp(-mean)), dtype=np.float64)
 
 
+def both(
+    a: NDArray[np.float64], a_medium: float, b: NDArray[np.float64], b_medium: float
+) -> NDArray[np.float64]:
+    """Flagged (≥ 0.5) only where both scores reach their own ``medium``: the lower of the
+    two log-odds margins over each threshold, as a probability."""
+    margins = [
+        np.log(s / (1 - s)) - np.log(m / (1 - m))
+        for s, m in ((np.clip(a, 1e-6, 1 - 1e-6), a_medium), (np.clip(b, 1e-6, 1 - 1e-6), b_medium))
+    ]
+    return np.asarray(1 / (1 + np.exp(-np.minimum(*margins))), dtype=np.float64)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dev", action="store_true", help="print dev's tables (step 2)")
+    parser.add_argument("--both", action="store_true", help="flag where both detectors flag")
     args = parser.parse_args()
 
     from bench.injection.data import read_split
@@ -57,11 +71,25 @@ def main() -> None:
     data = json.loads(INPUT.read_text())
     tuned = json.loads(scores_path(benign=True).read_text())
     shipped = shipped_scores(data["score"])
-    scores = {name: blended(np.array(shipped[name]), np.array(tuned[name])) for name in SETS}
     dev, team = read_split("dev"), read_team_set()
     dev_labels = np.array([p.label for p in dev])
-    medium = threshold_for(scores["dev"][dev_labels == 0], 0.03)
-    print(f"## 1.2.0 and the fine-tuned encoder (second run), log-odds mean; medium {medium:.4f}")
+    if args.both:
+        from vigia.guardrails import injection
+
+        own = (
+            injection.get_head().thresholds["medium"],
+            threshold_for(np.array(tuned["dev"])[dev_labels == 0], 0.03),
+        )
+        scores = {
+            name: both(np.array(shipped[name]), own[0], np.array(tuned[name]), own[1])
+            for name in SETS
+        }
+        medium, how = 0.5, f"both flag, each at its own medium {own[0]:.4f} / {own[1]:.4f}"
+    else:
+        scores = {name: blended(np.array(shipped[name]), np.array(tuned[name])) for name in SETS}
+        medium = threshold_for(scores["dev"][dev_labels == 0], 0.03)
+        how = f"log-odds mean; medium {medium:.4f}"
+    print(f"## 1.2.0 and the fine-tuned encoder (second run), {how}")
 
     team_labels = np.array([p.label for p in team])
     print_table("team held-out file:", slice_rows(team, scores["team"], medium))
