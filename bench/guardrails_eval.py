@@ -38,10 +38,10 @@ def injection(loso: bool) -> None:
     report(loso)
 
 
-def input_latency(requests: int) -> None:
+def input_latency(requests: int, kind: str) -> None:
     from bench.injection.latency import report
 
-    report(requests)
+    report(requests, kind)
 
 
 def _balanced(cases: Sequence[tuple[bool, Sequence[str]]], label: str) -> None:
@@ -170,6 +170,12 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--loso", action="store_true", help="also leave each source out")
     parser.add_argument(
+        "--latency-set",
+        choices=["dev", "customer"],
+        default="dev",
+        help="messages of input_latency: dev's prompts or public customer messages",
+    )
+    parser.add_argument(
         "--parts",
         nargs="+",
         choices=["injection", "input_latency", "grounding", "latency"],
@@ -179,7 +185,7 @@ def main() -> None:
     if "injection" in args.parts:
         injection(args.loso)
     if "input_latency" in args.parts:
-        input_latency(args.calls)
+        input_latency(args.calls, args.latency_set)
     if "grounding" in args.parts:
         grounding()
     if "latency" in args.parts:

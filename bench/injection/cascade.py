@@ -41,7 +41,8 @@ def cascaded(
 
 
 def message_costs() -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """On the new messages of the latency part (``latency.py``), with the shipped head: each
+    """On dev's prompts 20–219 in file order (the latency part's messages when the band was
+    chosen; ``latency.py`` now spreads its messages over dev), with the shipped head: each
     one's first-stage score, and the CPU milliseconds of ``detect_injection`` with the first
     stage only and with the second stage on it (every cache cleared before each run)."""
     import time

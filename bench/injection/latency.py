@@ -1,8 +1,12 @@
 """How long the input guardrails take per request when the client resends its history.
 
-A conversation of ``history + 1`` user messages is simulated over the dev prompts (in file
-order, every text new to the process): each request carries the previous ``history``
-messages (already checked, so cached) and one new message. Timed: ``check_messages`` on the
+A conversation of ``history + 1`` user messages is simulated over a set of messages (every
+text new to the process): each request carries the previous ``history`` messages (already
+checked, so cached) and one new message. The messages are a seeded random sample of the
+set, so every part (history, cached requests, uncached ones) has the set's mix: dev's
+prompts (``dev``; the file is ordered by source, so a run of it is one source: its first
+100 after the history are all PurpleLlama attacks) or the public customer messages of
+``customer_fpr`` (``customer``). Timed: ``check_messages`` on the
 whole request, with the default settings (length + injection), through the product's own
 caches (``TEXT_VECTORS``, the verdict cache). Also timed: the same requests with every cache
 cleared first (what each request would cost if verdicts were not cached).
@@ -11,9 +15,11 @@ cleared first (what each request would cost if verdicts were not cached).
 from __future__ import annotations
 
 import os
+import random
 import statistics
 import time
 
+from bench.injection.customer_fpr import messages
 from bench.injection.data import read_split
 
 from vigia.guardrails import messages as guarded
@@ -32,9 +38,18 @@ def _cold() -> None:
     TEXT_VECTORS._vectors.clear()
 
 
-def report(requests: int) -> None:
+def latency_texts(kind: str, count: int, seed: int = 0) -> list[str]:
+    """``count`` messages of the set ``kind`` (``dev`` or ``customer``), a seeded sample."""
+    if kind == "dev":
+        texts = [p.text for p in read_split("dev")]
+    else:
+        texts = [text for items in messages().values() for text, _ in items]
+    return random.Random(seed).sample(texts, min(count, len(texts)))
+
+
+def report(requests: int, kind: str = "dev") -> None:
     config = GuardrailsConfig()
-    texts = [p.text for p in read_split("dev")]
+    texts = latency_texts(kind, HISTORY + 2 * requests)
     warm_up()
     history = texts[:HISTORY]
     guarded.check_messages(history, config)  # the conversation so far, checked once
@@ -52,8 +67,8 @@ def report(requests: int) -> None:
         cold.append((time.perf_counter() - started) * 1000)
     chars = statistics.median(len(t) for t in texts[HISTORY : HISTORY + requests])
     print(
-        f"## input check with {HISTORY} resent messages + 1 new ({requests} requests, "
-        f"new message median {chars:.0f} chars)"
+        f"## input check with {HISTORY} resent messages + 1 new ({requests} requests over "
+        f"{kind} messages, new message median {chars:.0f} chars)"
     )
     q = statistics.quantiles(warm, n=20)
     print(
