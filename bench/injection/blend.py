@@ -38,11 +38,20 @@ def shipped_scores(texts: dict[str, list[str]]) -> dict[str, list[float]]:
     return scores
 
 
+def log_odds(p: NDArray[np.float64] | float) -> NDArray[np.float64]:
+    """The log-odds of probabilities (clipped away from 0 and 1)."""
+    q = np.clip(p, 1e-6, 1 - 1e-6)
+    return np.asarray(np.log(q / (1 - q)), dtype=np.float64)
+
+
+def probability(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The probability of log-odds ``x``."""
+    return np.asarray(1 / (1 + np.exp(-x)), dtype=np.float64)
+
+
 def blended(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
     """The mean of two scores' log-odds, as a probability."""
-    a, b = np.clip(a, 1e-6, 1 - 1e-6), np.clip(b, 1e-6, 1 - 1e-6)
-    mean = (np.log(a / (1 - a)) + np.log(b / (1 - b))) / 2
-    return np.asarray(1 / (1 + np.exp(-mean)), dtype=np.float64)
+    return probability((log_odds(a) + log_odds(b)) / 2)
 
 
 def both(
@@ -50,11 +59,8 @@ def both(
 ) -> NDArray[np.float64]:
     """Flagged (≥ 0.5) only where both scores reach their own ``medium``: the lower of the
     two log-odds margins over each threshold, as a probability."""
-    margins = [
-        np.log(s / (1 - s)) - np.log(m / (1 - m))
-        for s, m in ((np.clip(a, 1e-6, 1 - 1e-6), a_medium), (np.clip(b, 1e-6, 1 - 1e-6), b_medium))
-    ]
-    return np.asarray(1 / (1 + np.exp(-np.minimum(*margins))), dtype=np.float64)
+    margins = (log_odds(a) - log_odds(a_medium), log_odds(b) - log_odds(b_medium))
+    return probability(np.minimum(*margins))
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ import argparse
 
 import numpy as np
 from bench.injection.data import read_split
+from bench.injection.fitting import cosines_to_rest
 from bench.injection.report import roc_auc
 
 from vigia.embeddings import TEXT_VECTORS, get_embedder
@@ -24,12 +25,8 @@ from vigia.guardrails.injection_text import segments, squeezed
 
 def lowest_coherence(parts: list[str]) -> float:
     """The lowest cosine of a segment to the mean of the others."""
-    vectors = np.asarray(TEXT_VECTORS.queries(get_embedder("use"), parts), dtype=np.float64)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    total = vectors.sum(axis=0)
-    rest = total[None, :] - vectors
-    rest /= np.linalg.norm(rest, axis=1, keepdims=True)
-    return float(np.min(np.sum(vectors * rest, axis=1)))
+    vectors = np.asarray(TEXT_VECTORS.queries(get_embedder("use"), parts))
+    return float(np.min(cosines_to_rest(vectors)))
 
 
 def main() -> None:

@@ -165,12 +165,17 @@ def offtopic_column(base: NDArray[np.float32]) -> NDArray[np.float32]:
     if len(base) - 1 < OFFTOPIC_SEGMENTS:
         return column
     start, end = OFFSETS["use"]
-    vectors = base[1:, start:end].astype(np.float64)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    rest = vectors.sum(axis=0)[None, :] - vectors
-    rest /= np.linalg.norm(rest, axis=1, keepdims=True)
-    column[1:, 0] = 1.0 - np.sum(vectors * rest, axis=1)
+    column[1:, 0] = 1.0 - cosines_to_rest(base[1:, start:end])
     return column
+
+
+def cosines_to_rest(vectors: NDArray[np.floating]) -> NDArray[np.float64]:
+    """Each vector's cosine to the mean of the other vectors."""
+    unit = vectors.astype(np.float64)
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    rest = unit.sum(axis=0)[None, :] - unit
+    rest /= np.linalg.norm(rest, axis=1, keepdims=True)
+    return np.asarray(np.sum(unit * rest, axis=1), dtype=np.float64)
 
 
 SHIPPED = Recipe(team=True, mil=1)
