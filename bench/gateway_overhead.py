@@ -149,6 +149,7 @@ def main() -> None:
                 "personal_data": "off",
             },
         }
+        run("workspace", "tool-hosts", "bench", "127.0.0.1")  # the mock's loopback address
         run("agent", "update", "mock", "--workspace", "bench", "--set", json.dumps(patch))
         run("agent", "publish", "mock", "--workspace", "bench")
         key = json.loads(run("key", "create", "--workspace", "bench", "--rpm", "10000"))["key"]

@@ -120,7 +120,7 @@ def _config(surface: Surface, live: Live, headers: dict[str, str]) -> dict[str, 
             "max-examples": surface.fuzzing_cases,
         },
         "phases": {"stateful": {"enabled": False}, "coverage": {"unexpected-methods": []}},
-        "checks": {"enabled": False, **{name: {"enabled": True} for name in CHECKS}},
+        "checks": {"enabled": True},
         "parameters": {f"path.{name}": value for name, value in live.paths.items()},
         # Operation filters live in the config: the engine ignores ``schema.include`` once
         # any operation has settings of its own.

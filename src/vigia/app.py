@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from vigia import __version__, http_errors
 from vigia.admin.endpoints import router as admin_router
 from vigia.body_limit import BodyLimitMiddleware
+from vigia.client_gone import ClientGoneMiddleware
+from vigia.config import get_settings
 from vigia.console import router as console
 from vigia.decide.endpoints import router as decide_router
 from vigia.evaluation.endpoints import router as evaluation_router
+from vigia.form_text import refuse_unstorable_fields
+from vigia.forwarded import ForwardedMiddleware
 from vigia.knowledge.endpoints import router as knowledge_router
 from vigia.observability.asgi import ObservabilityMiddleware
 from vigia.openai_api.endpoints import router as openai_router
@@ -17,15 +21,28 @@ from vigia.operations.endpoints import router as operations_router
 from vigia.request_text import RequestTextMiddleware
 from vigia.review.endpoints import router as review_router
 from vigia.security_headers import SecurityHeadersMiddleware
+from vigia.server_errors import ServerErrorMiddleware
+from vigia.workspaces.auth import cached_workspace
 from vigia.worlds.endpoints import router as worlds_router
+from vigia.write_tenant import find_workspaces_with
 
 
 def create_app() -> FastAPI:
     """The whole Vigia HTTP service."""
-    app = FastAPI(title="Vigia", version=__version__)
+    docs = get_settings().api_docs  # their pages load scripts from a CDN: off by default
+    app = FastAPI(
+        title="Vigia",
+        version=__version__,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        dependencies=[Depends(refuse_unstorable_fields)],  # every form, every route
+    )
     http_errors.install(app, pages=console.ERROR_PAGES)
+    find_workspaces_with(cached_workspace)  # write slots are shared by workspace
+    app.add_middleware(ClientGoneMiddleware)  # innermost: the engine stops for a gone client
     app.add_middleware(RequestTextMiddleware)
     app.add_middleware(BodyLimitMiddleware)  # bounds what the inner ones read
+    app.add_middleware(ServerErrorMiddleware)  # a 500 inside the headers and the request id
     app.add_middleware(SecurityHeadersMiddleware)  # the 413s get them too
     app.include_router(openai_router)
     app.include_router(decide_router)
@@ -36,7 +53,8 @@ def create_app() -> FastAPI:
     app.include_router(worlds_router)
     app.include_router(operations_router)
     console.mount(app)
-    app.add_middleware(ObservabilityMiddleware)  # outermost: counts and ids every response
+    app.add_middleware(ObservabilityMiddleware)  # counts and ids every response
+    app.add_middleware(ForwardedMiddleware)  # outermost: the client behind trusted proxies
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:

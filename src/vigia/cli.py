@@ -22,6 +22,7 @@ from vigia.knowledge.cli import app as knowledge_app
 from vigia.operations.cli import register as register_operations
 from vigia.users.cli import user_app
 from vigia.workspaces import service as workspaces
+from vigia.workspaces.cli import app as secret_app
 from vigia.worlds.cli import world_app
 
 app = typer.Typer(help="Vigia: a self-hosted AI agent platform.", no_args_is_help=True)
@@ -40,6 +41,7 @@ app.add_typer(world_app, name="world")
 app.add_typer(user_app, name="user")
 app.add_typer(decide_app, name="decide")
 app.add_typer(eval_app, name="eval")
+app.add_typer(secret_app, name="secret")
 agent_app.command("export-promptfoo")(export_promptfoo)
 register_operations(app)
 
@@ -61,6 +63,7 @@ def serve(
     import uvicorn
 
     from vigia.app import create_app
+    from vigia.forwarded import UVICORN_OPTIONS
     from vigia.guardrails.injection import warm_up
     from vigia.observability import logs
     from vigia.operations.retention import RetentionTimer
@@ -83,6 +86,7 @@ def serve(
         log_config=None,  # logs.configure set up the (JSON) handler uvicorn logs through
         access_log=False,  # the request middleware logs each request, with its id
         timeout_graceful_shutdown=settings.shutdown_grace_s,
+        **UVICORN_OPTIONS,  # forwarded headers count only from VIGIA_TRUSTED_PROXIES
     )
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import ipaddress
+import json
 import os
 import secrets
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import BaseModel, Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from vigia.private_files import private_dir, write_private
 
@@ -28,6 +32,9 @@ DEFAULT_PRICES: dict[str, Price] = {
 }
 
 
+IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
 def default_write_concurrency() -> int:
     """Two write requests per CPU, 4 to 32: their work is mostly CPU (embedded models)."""
     return min(32, max(4, 2 * (os.cpu_count() or 2)))
@@ -42,6 +49,11 @@ class Settings(BaseSettings):
     database_url: str | None = None
     redis_url: str | None = None
     admin_token: SecretStr | None = None
+    secret_key: SecretStr | None = None
+    """Key (base64, 32 bytes) that encrypts workspace secrets; else one generated once into
+    the data dir (replicas must share it)."""
+    model_key_envs: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """Environment variables an agent's ``api_key_env`` may name (``VIGIA_*`` never)."""
     host: str = "127.0.0.1"
     port: int = 8000
     public_base_url: str | None = None
@@ -60,12 +72,37 @@ class Settings(BaseSettings):
     session_ttl_hours: int = Field(default=12, ge=1)
     session_idle_minutes: int = Field(default=120, ge=1)
     cookie_secure: bool = False
+    """``Secure`` on every cookie; without it, on those of requests that came over HTTPS."""
+    trusted_proxies: Annotated[list[IpNetwork], NoDecode] = Field(default_factory=list)
+    """Proxies whose ``X-Forwarded-For``/``-Proto`` count (comma-separated addresses or
+    networks; docs/deploy.md). Empty: the socket peer is the client."""
+    api_docs: bool = False
+    """Serves ``/docs`` and ``/redoc`` (their pages load Swagger UI and ReDoc from a CDN)."""
     metrics_public: bool = False
     """``GET /metrics`` without the admin token (for a scraper on a private network)."""
     retention_days: int | None = Field(default=None, ge=31, le=36_500)
     """Conversations, runs and reviews idle longer than this are purged (budgets need 31)."""
     shutdown_grace_s: int = Field(default=30, ge=1, le=3600)
     """How long a stopping server lets requests and streams in flight finish."""
+
+    @field_validator("model_key_envs", mode="before")
+    @classmethod
+    def _split_key_envs(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            return (
+                json.loads(text)
+                if text.startswith("[")
+                else [name.strip() for name in text.split(",") if name.strip()]
+            )
+        return value
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _split_proxies(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @model_validator(mode="after")
     def _refuse_weak_admin_token(self) -> Settings:
@@ -102,6 +139,26 @@ class Settings(BaseSettings):
         token = "adm-" + secrets.token_urlsafe(32)
         write_private(path, token.encode())
         return token
+
+    def resolved_secret_key(self) -> bytes:
+        """The 32-byte key of workspace secrets: ``VIGIA_SECRET_KEY``, else one generated once
+        into the data dir (0600)."""
+        if self.secret_key is not None:
+            key = base64.b64decode(self.secret_key.get_secret_value(), validate=True)
+            if len(key) != 32:
+                raise ValueError("VIGIA_SECRET_KEY must be 32 bytes in base64")
+            return key
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            private_dir(self.data_dir)
+            try:  # created exclusively: replicas sharing the folder agree on one key
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                pass
+            else:
+                with os.fdopen(descriptor, "wb") as handle:
+                    handle.write(base64.b64encode(secrets.token_bytes(32)))
+        return base64.b64decode(path.read_text().strip())
 
 
 @lru_cache(maxsize=1)

@@ -3,7 +3,6 @@ imports no domain."""
 
 from __future__ import annotations
 
-import hmac
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -11,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from vigia.admission import write_slot
 from vigia.config import get_settings
+from vigia.constant_time import same_secret
 from vigia.db.session import get_db
 from vigia.errors import Unauthorized
 
@@ -20,7 +20,7 @@ def require_admin(request: Request) -> None:
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
     expected = get_settings().resolved_admin_token()
-    if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip(), expected):
+    if scheme.lower() != "bearer" or not same_secret(value.strip(), expected):
         raise Unauthorized("admin token required")
 
 

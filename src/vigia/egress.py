@@ -130,13 +130,19 @@ def checked_address(url: httpx.URL, policy: HostPolicy) -> IPAddress:
     allow."""
     if url.scheme not in ("http", "https") or not url.host:
         raise EgressRefused("only http(s) URLs with a host can be called")
-    if not policy.allows_host(url.host):
-        raise EgressRefused(f"host '{url.host}' is not in the workspace's tool hosts")
-    addresses = resolve(url.host, url.port or (443 if url.scheme == "https" else 80))
+    return checked_host(url.host, url.port or (443 if url.scheme == "https" else 80), policy)
+
+
+def checked_host(host: str, port: int, policy: HostPolicy) -> IPAddress:
+    """The address to connect to for ``host``; refuses hosts and addresses the policy does
+    not allow."""
+    if not policy.allows_host(host):
+        raise EgressRefused(f"host '{host}' is not in the workspace's tool hosts")
+    addresses = resolve(host, port)
     for address in addresses:
         if not policy.allows_address(address):
             raise EgressRefused(
-                f"host '{url.host}' resolves to {address}, a private address the workspace "
+                f"host '{host}' resolves to {address}, a private address the workspace "
                 "does not allow"
             )
     return addresses[0]

@@ -80,6 +80,13 @@ class Overloaded(VigiaError):
     code = "overloaded"
 
 
+class ClientGone(VigiaError):
+    """The client closed the connection: the work for it stops (nobody reads the answer)."""
+
+    status = 499
+    code = "client_closed_request"
+
+
 class UpstreamError(VigiaError):
     """A model provider failed; raised only by adapters, after translating the vendor error."""
 

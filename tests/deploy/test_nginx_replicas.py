@@ -8,11 +8,8 @@ mid-traffic loses no acknowledged write.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -23,62 +20,16 @@ import httpx
 import pytest
 
 from tests.conftest import serve_in_thread
+from tests.deploy.conftest import Lb, deployed, skip_on_postgres_pass
 from vigia.llm.mock_upstream import create_mock
 
-ROOT = Path(__file__).resolve().parents[2]
-TOKEN = "deploy-admin-token-0123456789abcdef"
-
-pytestmark = pytest.mark.skipif(
-    bool(os.environ.get("VIGIA_TEST_DATABASE_URL")),
-    reason="starts its own PostgreSQL; runs once, in the SQLite pass of the suite",
-)
+pytestmark = skip_on_postgres_pass
 
 
 @pytest.fixture
 def deployment(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    state = tmp_path / "deploy"
-    env = {
-        **os.environ,
-        "VIGIA_PYTHON": sys.executable,
-        "VIGIA_ADMIN_TOKEN": TOKEN,
-        "VIGIA_KEY_CACHE_TTL_S": "0.5",
-    }
-    env.pop("VIGIA_DATA_DIR", None)
-    script = str(ROOT / "scripts" / "deploy-local")
-    up = subprocess.run(
-        [script, "up", str(state)], env=env, capture_output=True, text=True, timeout=300
-    )
-    try:
-        assert up.returncode == 0, up.stderr
-        info: dict[str, Any] = json.loads(up.stdout.strip().splitlines()[-1])
-        info["state"] = state
+    with deployed(tmp_path / "deploy") as info:
         yield info
-    finally:
-        subprocess.run([script, "down", str(state)], env=env, timeout=120, check=False)
-
-
-class Lb:
-    """Requests through nginx."""
-
-    def __init__(self, base: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=60)
-        self.admin = {"Authorization": f"Bearer {TOKEN}"}
-
-    def adm(self, method: str, path: str, **kw: Any) -> Any:
-        r = self.http.request(method, "/admin" + path, headers=self.admin, **kw)
-        assert r.status_code < 300, (path, r.status_code, r.text)
-        return r.json()
-
-    def chat(self, key: str, text: str, conversation: str | None = None) -> httpx.Response:
-        headers = {"Authorization": f"Bearer {key}"}
-        if conversation:
-            headers["X-Sherlock-Conversation"] = conversation
-        body = {"model": "asistente", "messages": [{"role": "user", "content": text}]}
-        return self.http.post("/v1/chat/completions", json=body, headers=headers)
-
-    def key(self, workspace: str, **body: Any) -> dict[str, Any]:
-        result: dict[str, Any] = self.adm("POST", f"/workspaces/{workspace}/keys", json=body)
-        return result
 
 
 def _tenant(lb: Lb, name: str, model: dict[str, Any] | None = None) -> None:
@@ -86,6 +37,9 @@ def _tenant(lb: Lb, name: str, model: dict[str, Any] | None = None) -> None:
     agent = {"slug": "asistente", "instructions": "Atendemos de lunes a viernes de 9 a 18."}
     lb.adm("POST", f"/workspaces/{name}/agents", json=agent)
     if model is not None:
+        # The operator lists the upstream's host (a loopback mock: its address).
+        host = httpx.URL(model["base_url"]).host
+        lb.adm("PUT", f"/workspaces/{name}/tool-hosts", json={"hosts": [host]})
         patch = {"model": model, "guardrails": {"grounding": "off"}}
         lb.adm("PATCH", f"/workspaces/{name}/agents/asistente", json=patch)
     lb.adm("POST", f"/workspaces/{name}/agents/asistente/publish")

@@ -17,6 +17,7 @@ from tests.evals.helpers import (
     failing_case,
     passing_case,
 )
+from tests.upstream_hosts import allow_upstream
 from vigia.agents.models import Agent
 from vigia.agents.schemas import AgentPatch
 from vigia.agents.service import update_draft
@@ -109,6 +110,7 @@ def test_eval_run_refuses_an_unknown_env(tenant: Tenant) -> None:
 
 
 def test_a_turn_that_fails_fails_its_case(tenant: Tenant) -> None:
+    allow_upstream(tenant.workspace_id, "http://x.test")
     with session_scope() as session:
         agent = session.get(Agent, tenant.agent_id)
         assert agent is not None

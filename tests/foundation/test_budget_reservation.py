@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.conftest import Tenant
+from tests.upstream_hosts import allow_upstream
 from vigia.agents.models import Agent
 from vigia.agents.schemas import AgentPatch
 from vigia.agents.service import publish, update_draft
@@ -37,6 +38,7 @@ def priced_tenant(tenant: Tenant, monkeypatch: pytest.MonkeyPatch) -> Tenant:
     """The tenant's agent runs a priced upstream model (at most ~0.8 USD a turn)."""
     monkeypatch.setenv("VIGIA_PRICES", PRICES)
     get_settings.cache_clear()
+    allow_upstream(tenant.workspace_id, "http://x.test")
     with session_scope() as session:
         agent = session.get(Agent, tenant.agent_id)
         assert agent is not None

@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant
 from tests.foundation.helpers import ADMIN, chat
+from tests.upstream_hosts import allow_upstream
 from vigia.engine import pipeline
 from vigia.engine.citations import SNIPPET_CHARS, snippet
 from vigia.engine.stages.retrieval import Retrieval
@@ -44,6 +45,7 @@ def test_citations_are_renumbered_in_order_of_use(
         "model": {"provider": "openai", "name": "gpt-4o-mini", "base_url": "http://up.test/v1"},
         "guardrails": {"grounding": "off"},
     }
+    allow_upstream(tenant.workspace_id, "http://up.test/v1")
     client.patch(base, json=patch, headers=ADMIN)
     client.post(f"{base}/publish", headers=ADMIN)
     with override_model(replying(UPSTREAM_TEXT), name="gpt-4o-mini"):

@@ -41,7 +41,9 @@ def test_sigkill_mid_stream_keeps_earlier_turns_and_writes_no_half_run(data_dir:
                         break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            agent = f"{base}/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
+            workspace = f"{base}/admin/workspaces/{tenant.workspace_name}"
+            httpx.put(workspace + "/tool-hosts", headers=ADMIN, json={"hosts": ["127.0.0.1"]})
+            agent = f"{workspace}/agents/{tenant.agent_slug}"
             httpx.patch(
                 agent,
                 headers=ADMIN,

@@ -89,6 +89,9 @@ def test_streams_still_arrive_piece_by_piece(
         "model": {"provider": "openai", "name": "gpt-4o-mini", "base_url": slow_upstream},
         "guardrails": {"grounding": "off"},
     }
+    workspace = f"{live_server}/admin/workspaces/{tenant.workspace_name}"
+    hosts = {"hosts": ["127.0.0.1"]}
+    assert httpx.put(workspace + "/tool-hosts", headers=ADMIN, json=hosts).is_success
     assert httpx.patch(agent, headers=ADMIN, json=patch).status_code == 200
     assert httpx.post(f"{agent}/publish", headers=ADMIN).status_code == 200
     body = {

@@ -5,6 +5,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant
 from tests.foundation.helpers import ADMIN, chat, stream_lines
+from tests.upstream_hosts import allow_upstream
 from vigia.llm.mock_upstream import DEFAULT_TEXT
 
 
@@ -15,6 +16,7 @@ def _use_upstream(client: TestClient, tenant: Tenant, base_url: str, model: str)
         "guardrails": {"grounding": "off"},
     }
     base = f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
+    allow_upstream(tenant.workspace_id, base_url)
     assert client.patch(base, json=patch, headers=ADMIN).status_code == 200
     assert client.post(f"{base}/publish", headers=ADMIN).status_code == 200
 

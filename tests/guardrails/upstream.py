@@ -8,6 +8,7 @@ from typing import Any
 from openai import OpenAI
 
 from tests.conftest import Tenant, make_tenant
+from tests.upstream_hosts import allow_upstream
 from vigia.agents.models import Agent
 from vigia.agents.schemas import AgentPatch
 from vigia.agents.service import publish, update_draft
@@ -22,6 +23,7 @@ def agent_on_upstream(workspace: str, guardrails: GuardrailsConfig | None = None
     """A tenant whose published agent ``asistente`` generates with ``UPSTREAM_MODEL`` (the
     test's fake, registered with ``override_model``), with ``guardrails`` when given."""
     tenant = make_tenant(name=workspace, slug="asistente")
+    allow_upstream(tenant.workspace_id, "http://upstream.test/v1")
     with session_scope() as session:
         agent = session.get(Agent, tenant.agent_id)
         assert agent is not None

@@ -51,6 +51,9 @@ def test_sigterm_mid_stream_finishes_the_stream_and_stores_the_turn(data_dir: Pa
             agent = f"{base}/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
             model = {"provider": "openai", "name": "gpt-4o-mini", "base_url": upstream + "/v1"}
             patch = {"model": model, "guardrails": {"grounding": "off"}}
+            hosts = {"hosts": ["127.0.0.1"]}
+            workspace = f"{base}/admin/workspaces/{tenant.workspace_name}"
+            assert httpx.put(workspace + "/tool-hosts", headers=ADMIN, json=hosts).is_success
             assert httpx.patch(agent, headers=ADMIN, json=patch).status_code == 200
             assert httpx.post(agent + "/publish", headers=ADMIN).status_code == 200
             body = {

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import select
 
 from tests.conftest import Tenant, make_tenant
+from tests.upstream_hosts import allow_upstream
 from vigia.agents.models import Agent
 from vigia.agents.schemas import AgentPatch
 from vigia.agents.service import publish, update_draft
@@ -26,6 +27,7 @@ def agent_on_fake(name: str = "acme", **patch: Any) -> Tenant:
     on tool results, so grounding is off unless ``patch`` says otherwise."""
     tenant = make_tenant(name=name, slug="asistente")
     patch.setdefault("guardrails", GuardrailsConfig(grounding="off"))
+    allow_upstream(tenant.workspace_id, "http://upstream.test/v1")
     with session_scope() as session:
         agent = session.get(Agent, tenant.agent_id)
         assert agent is not None

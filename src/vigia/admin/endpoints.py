@@ -13,8 +13,19 @@ from vigia.deps import Admin, Db
 from vigia.engine.runs import run_view
 from vigia.engine.schemas import RunOut
 from vigia.engine.stages import budget
+from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
-from vigia.workspaces.schemas import IssuedKeyOut, KeyList, KeyOut, WorkspaceList, WorkspaceOut
+from vigia.workspaces.schemas import (
+    IssuedKeyOut,
+    KeyList,
+    KeyOut,
+    SecretDeletedOut,
+    SecretList,
+    SecretOut,
+    SecretUpdate,
+    WorkspaceList,
+    WorkspaceOut,
+)
 
 router = APIRouter(prefix="/admin", tags=["admin"])
 
@@ -43,6 +54,28 @@ def set_tool_hosts(workspace: str, body: schemas.ToolHostsUpdate, _: Admin, db: 
     """The hosts the workspace's agent tools may call; private addresses must be listed too."""
     row = workspaces.set_tool_hosts(db, workspaces.find_workspace(db, workspace), body.hosts)
     return WorkspaceOut.model_validate(row)
+
+
+@router.get("/workspaces/{workspace}/secrets")
+def list_secrets(workspace: str, _: Admin, db: Db) -> SecretList:
+    """The workspace's secrets: names and dates, never values."""
+    ws = workspaces.find_workspace(db, workspace)
+    return SecretList(
+        secrets=[SecretOut.model_validate(s) for s in secrets.list_secrets(db, ws.id)]
+    )
+
+
+@router.put("/workspaces/{workspace}/secrets/{name}")
+def set_secret(workspace: str, name: str, body: SecretUpdate, _: Admin, db: Db) -> SecretOut:
+    """Adds or replaces a secret (an upstream key agents name as ``api_key_secret``)."""
+    ws = workspaces.find_workspace(db, workspace)
+    return SecretOut.model_validate(secrets.set_secret(db, ws.id, name, body.value))
+
+
+@router.delete("/workspaces/{workspace}/secrets/{name}")
+def delete_secret(workspace: str, name: str, _: Admin, db: Db) -> SecretDeletedOut:
+    secrets.delete_secret(db, workspaces.find_workspace(db, workspace).id, name)
+    return SecretDeletedOut(name=name, deleted=True)
 
 
 @router.get("/workspaces/{workspace}/usage")

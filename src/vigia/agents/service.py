@@ -13,6 +13,7 @@ from vigia.agents.schemas import AgentConfig, AgentCreate, AgentPatch
 from vigia.cache import LRUCache
 from vigia.errors import Conflict, NotFound
 from vigia.workspaces.service import Workspace
+from vigia.workspaces.upstream import check_model
 
 
 def create_agent(session: Session, workspace: Workspace, spec: AgentCreate) -> Agent:
@@ -24,6 +25,7 @@ def create_agent(session: Session, workspace: Workspace, spec: AgentCreate) -> A
         raise Conflict(f"agent '{spec.slug}' already exists in this workspace")
     config = AgentConfig()
     config = _apply(config, spec)
+    check_model(session, workspace.id, config.model)
     if not config.name:
         config = config.model_copy(update={"name": spec.slug})
     agent = Agent(
@@ -104,7 +106,10 @@ def list_agents(session: Session, workspace_id: str) -> list[Agent]:
 
 def update_draft(session: Session, agent: Agent, patch: AgentPatch) -> Agent:
     """Edits the draft; published versions are untouched."""
-    agent.draft = _apply(AgentConfig.model_validate(agent.draft), patch).model_dump()
+    config = _apply(AgentConfig.model_validate(agent.draft), patch)
+    if patch.model is not None:
+        check_model(session, agent.workspace_id, config.model)
+    agent.draft = config.model_dump()
     session.flush()
     return agent
 

@@ -61,6 +61,7 @@ def patch_from(form: FormData) -> AgentPatch:
         "name": text(form, "model_name").strip() or "embedded",
         "base_url": text(form, "model_base_url").strip() or None,
         "api_key_env": text(form, "model_api_key_env").strip() or None,
+        "api_key_secret": text(form, "model_api_key_secret").strip() or None,
         "temperature": number(form, "model_temperature", float) or 0.2,
         "max_tokens": number(form, "model_max_tokens") or 800,
     }

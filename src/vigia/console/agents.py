@@ -29,6 +29,7 @@ from vigia.console.responses import Checked, Form, see_other
 from vigia.deps import Db
 from vigia.errors import VigiaError
 from vigia.knowledge import service as knowledge
+from vigia.workspaces import secrets
 
 router = APIRouter(prefix="/console/w/{ws}/agents", include_in_schema=False)
 
@@ -88,6 +89,7 @@ def _agent_page(
     status: int = 200,
     errors: list[str] | None = None,
     saved: bool = False,
+    model_error: str | None = None,
 ) -> Response:
     draft = AgentConfig.model_validate(agent.draft)
     published = _published(db, agent)
@@ -110,6 +112,8 @@ def _agent_page(
         replies=REPLIES,
         errors=errors or [],
         saved=saved,
+        secret_names=secrets.secret_names(db, access.workspace.id),
+        model_error=model_error,
     )
 
 
@@ -132,7 +136,12 @@ def save_draft(request: Request, slug: str, access: Configurer, db: Db, form: Fo
     mine = {kb.id for kb in knowledge.list_knowledge_bases(db, access.workspace)}
     if patch.knowledge_bases and not set(patch.knowledge_bases) <= mine:
         return _agent_page(request, access, db, agent, status=422, errors=["knowledge_bases"])
-    agents.update_draft(db, agent, patch)
+    try:
+        agents.update_draft(db, agent, patch)
+    except VigiaError as error:
+        return _agent_page(
+            request, access, db, agent, status=error.status, model_error=error.detail
+        )
     return see_other(f"{access.base}/agents/{slug}?saved=true")
 
 

@@ -1,5 +1,6 @@
 """Claves: production, draft and channel keys with scopes and a rate limit; the secret is
-shown once, on the page that answers its creation; revoking takes effect at once."""
+shown once, on the page that answers its creation; revoking takes effect at once. The
+page also lists the workspace's model secrets (names only; ``vigia.console.secrets``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from vigia.console.rendering import page
 from vigia.console.responses import Checked, Form, number, see_other, text
 from vigia.deps import Db
 from vigia.errors import VigiaError
+from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.auth import SCOPES
 
@@ -27,7 +29,7 @@ class IssuedView(BaseModel):
     prefix: str
 
 
-def _keys_page(
+def keys_page(
     request: Request,
     access: Access,
     db: Session,
@@ -35,6 +37,7 @@ def _keys_page(
     status: int = 200,
     issued: IssuedView | None = None,
     error: str | None = None,
+    secret_error: str | None = None,
 ) -> Response:
     agent_rows = agents.list_agents(db, access.workspace.id)
     return page(
@@ -49,12 +52,14 @@ def _keys_page(
         scopes=SCOPES,
         issued=issued,
         error=error,
+        secrets=secrets.list_secrets(db, access.workspace.id),
+        secret_error=secret_error,
     )
 
 
 @router.get("")
 def key_list(request: Request, access: Reader, db: Db) -> Response:
-    return _keys_page(request, access, db)
+    return keys_page(request, access, db)
 
 
 @router.post("", dependencies=Checked)
@@ -81,11 +86,11 @@ def create_key(request: Request, access: Configurer, db: Db, form: Form) -> Resp
             name=spec.name,
         )
     except ValidationError as error:
-        return _keys_page(request, access, db, status=422, error="; ".join(problems(error)))
+        return keys_page(request, access, db, status=422, error="; ".join(problems(error)))
     except VigiaError as error:
-        return _keys_page(request, access, db, status=error.status, error=error.detail)
+        return keys_page(request, access, db, status=error.status, error=error.detail)
     view = IssuedView(secret=issued.secret, prefix=issued.row.prefix)
-    return _keys_page(request, access, db, status=201, issued=view)
+    return keys_page(request, access, db, status=201, issued=view)
 
 
 @router.post("/{key_id}/revoke", dependencies=Checked)

@@ -58,7 +58,7 @@ def login(
         refused.headers.update(error.headers)
         return refused
     response = see_other(safe_next(next))
-    set_session_cookie(response, users.COOKIE, token)
+    set_session_cookie(request, response, users.COOKIE, token)
     return response
 
 

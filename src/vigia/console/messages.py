@@ -83,6 +83,14 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "agent.model_name": ("Nombre del modelo", "Model name"),
     "agent.base_url": ("URL base", "Base URL"),
     "agent.api_key_env": ("Variable con la clave", "Key variable"),
+    "agent.api_key_secret": ("Secreto con la clave", "Key secret"),
+    "agent.no_secret": ("ninguno", "none"),
+    "agent.model_refused": (
+        "El modelo no se puede usar así (hosts y variables los fija el operador; "
+        "las claves van en los secretos del modelo):",
+        "The model cannot be used like this (the operator sets hosts and variables; keys go "
+        "in the model secrets):",
+    ),
     "agent.temperature": ("Temperatura", "Temperature"),
     "agent.max_tokens": ("Máximo de tokens", "Max tokens"),
     "agent.guardrails": ("Guardrails", "Guardrails"),
@@ -177,6 +185,27 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Copy it now: it is not shown again.",
     ),
     "keys.workspace_wide": ("todos los agentes", "every agent"),
+    "secrets.title": ("Secretos del modelo", "Model secrets"),
+    "secrets.help": (
+        "Claves de proveedores de modelos, cifradas; nunca se vuelven a mostrar.",
+        "Model provider keys, encrypted; never shown again.",
+    ),
+    "secrets.name": ("Nombre", "Name"),
+    "secrets.value": ("Valor", "Value"),
+    "secrets.updated": ("Actualizado", "Updated"),
+    "secrets.none": ("Todavía no hay secretos.", "No secrets yet."),
+    "secrets.save": ("Guardar secreto", "Save secret"),
+    "secrets.delete": ("Borrar", "Delete"),
+    "secrets.confirm_delete": (
+        "¿Borrar el secreto? Los agentes que lo usan dejan de poder llamar al modelo.",
+        "Delete the secret? Agents that use it can no longer call their model.",
+    ),
+    "secrets.invalid": (
+        "Secreto no válido: el nombre es letras, dígitos o '_' (hasta 64) y el valor, "
+        "de 1 a 4096 caracteres visibles sin espacios.",
+        "Invalid secret: the name is letters, digits or '_' (up to 64) and the value 1 to "
+        "4096 visible characters without spaces.",
+    ),
     # conversations and inbox
     "conversations.conversation": ("Conversación", "Conversation"),
     "conversations.agent": ("Agente", "Agent"),

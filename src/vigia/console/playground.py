@@ -3,7 +3,8 @@ events (``delta`` texts, then ``done`` with status, citations and fired guardrai
 
 Posted (with the CSRF header) rather than opened with ``EventSource``, which can only GET:
 a turn writes a conversation and a run, so it must not be reachable by a cross-site link.
-Turns run on channel ``console`` and count in usage and budget like any other.
+Turns run on channel ``console``, inside write admission, and count in usage and budget
+like any other.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sqlalchemy.orm import Session
 from vigia.agents.service import AgentRow, find_agent_row
 from vigia.console.access import Configurer
 from vigia.console.responses import Checked
-from vigia.deps import Db
+from vigia.deps import Db, WriteSlot
 from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.pipeline import execute, prepare
 from vigia.engine.turn import TurnRequest
@@ -60,6 +61,7 @@ def _stream(events: Iterator[EngineEvent]) -> Iterator[str]:
 
 @router.post("/{slug}/chat", dependencies=Checked)
 def chat(
+    slot: WriteSlot,
     slug: str,
     access: Configurer,
     db: Db,

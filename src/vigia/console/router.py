@@ -16,6 +16,7 @@ from vigia.console import (
     knowledge,
     login,
     playground,
+    secrets,
     usage,
 )
 
@@ -27,6 +28,17 @@ ERROR_PAGES = {PREFIX: errors.render}
 
 def mount(app: FastAPI) -> None:
     """Adds every console route and ``/console/static`` to ``app``."""
-    for module in (login, agents, playground, knowledge, keys, conversations, usage, evaluation):
+    modules = (
+        login,
+        agents,
+        playground,
+        knowledge,
+        keys,
+        secrets,
+        conversations,
+        usage,
+        evaluation,
+    )
+    for module in modules:
         app.include_router(module.router)
     app.mount(f"{PREFIX}/static", StaticFiles(directory=STATIC), name="console-static")

@@ -9,14 +9,14 @@ so it cannot write the matching field. Every console ``POST`` checks it.
 
 from __future__ import annotations
 
-import hmac
 import secrets
 
 from fastapi import Request
 from starlette.responses import Response
 
-from vigia.config import get_settings
+from vigia.constant_time import same_secret
 from vigia.errors import Forbidden
+from vigia.session_cookie import cookie_secure
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -51,7 +51,7 @@ def keep_csrf(request: Request, response: Response) -> None:
             token,
             httponly=True,
             samesite="strict",
-            secure=get_settings().cookie_secure,
+            secure=cookie_secure(request),
             path="/console",
         )
 
@@ -63,5 +63,5 @@ async def require_csrf(request: Request) -> None:
     if sent is None:
         field = (await request.form()).get(CSRF_FIELD)
         sent = field if isinstance(field, str) else None
-    if expected is None or sent is None or not hmac.compare_digest(expected, sent):
+    if expected is None or sent is None or not same_secret(sent, expected):
         raise Forbidden("csrf")

@@ -81,6 +81,7 @@ def _sqlite_engine(url: str, **pool: Any) -> Engine:
     return create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
+        hide_parameters=True,  # an error's message and traceback never carry the contents
         **pool,
     )
 
@@ -92,7 +93,13 @@ def make_engine(url: str) -> Engine:
         engine = _sqlite_engine(url, pool_size=20, max_overflow=20)
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
-        engine = create_engine(_driver_url(url), pool_size=20, max_overflow=20, pool_pre_ping=True)
+        engine = create_engine(
+            _driver_url(url),
+            pool_size=20,
+            max_overflow=20,
+            pool_pre_ping=True,
+            hide_parameters=True,  # an error's message and traceback never carry the contents
+        )
     instrument_pool(engine)
     return engine
 
@@ -113,6 +120,7 @@ def make_writer_engine(url: str, connections: int) -> Engine:
             max_overflow=connections,
             pool_timeout=WRITER_POOL_TIMEOUT_S,
             pool_pre_ping=True,
+            hide_parameters=True,
         )
     instrument_pool(engine)
     return engine

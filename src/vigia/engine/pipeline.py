@@ -22,15 +22,16 @@ from vigia.engine.stages import budget
 from vigia.engine.stages.generation import Generation, model_request
 from vigia.engine.stages.history import load_history
 from vigia.engine.stages.input_guardrails import check_input
-from vigia.engine.stages.persistence import save_failed_run, save_turn
+from vigia.engine.stages.persistence import release_reservation, save_failed_run, save_turn
 from vigia.engine.stages.retrieval import retrieve
 from vigia.engine.stages.tool_setup import prepare_tools
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import EarlyAnswer, Turn, TurnRequest
-from vigia.errors import NotFound, UpstreamError
+from vigia.errors import ClientGone, NotFound, UpstreamError
 from vigia.llm.protocol import ToolCall
 from vigia.observability import context as observed
 from vigia.workspaces.limits import budget_row
+from vigia.workspaces.upstream import resolve_model
 
 AgentLocator = Callable[[Session], AgentRow | None]
 
@@ -55,7 +56,11 @@ def _open_turn(
             raise NotFound("conversation not found")
     else:
         conversation_id, new = new_id(), True
-    turn = Turn(request, new_id(), resolved.config, resolved.version, conversation_id, new)
+    config = resolved.config
+    if config.model.provider != "embedded":
+        model = resolve_model(session, workspace.id, config.model)
+        config = config.model_copy(update={"model": model})
+    turn = Turn(request, new_id(), config, resolved.version, conversation_id, new)
     observed.bind(workspace=workspace.id, agent=agent.id, run_id=turn.run_id)
     return turn, workspace
 
@@ -135,6 +140,9 @@ def execute(turn: Turn) -> Iterator[EngineEvent]:
     except UpstreamError as error:
         turn.trace.add(generation.record)
         save_failed_run(turn, generation.model.name, error.detail)
+        raise
+    except ClientGone:
+        release_reservation(turn)  # nothing of the turn is stored
         raise
     turn.trace.add(generation.record)
     turn.trace.add(generation.checks)

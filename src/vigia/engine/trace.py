@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ParamSpec, Protocol, TypeVar
 
+from vigia import client_gone
 from vigia.db.base import utcnow
 from vigia.observability import report, tracing
 
@@ -60,7 +61,9 @@ class Trace:
 
     @contextmanager
     def timed(self, name: str) -> Iterator[StageRecord]:
-        """A record for ``name`` timed over the block."""
+        """A record for ``name`` timed over the block; no stage starts for a client that
+        has gone (``ClientGone``)."""
+        client_gone.check()
         record = StageRecord(name=name, started_at=utcnow())
         start = time.perf_counter()
         try:

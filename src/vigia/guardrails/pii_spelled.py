@@ -7,7 +7,8 @@
   spell 8 or more digits, read as the number they spell.
 
 Also ``open_tail``: whether a piece of text ends in what could be the start of personal
-data, so a stream holds it back until the next sentence decides.
+data (digits, digit words, an address cut after its at-sign, the ``X``/``Y``/``Z`` of a
+NIE), so a stream holds it back until the next sentence decides.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from vigia.guardrails.pii_text import plain
 from vigia.language import fold
 
 _AT = r"(?:\s*@\s*|\s*[\[({<]\s*(?:at|arroba)\s*[\])}>]\s*|\s+(?:arroba)\s+)"
@@ -91,10 +93,14 @@ _EMAIL_START = re.compile(
 )
 _NUMBER_END = re.compile(r"(?:[+(]\s?)?\d[\d\s.\-/()]*[.!?…:;,]?\s*$")
 _WORDS_END = re.compile(rf"\b{_TOKEN}(?:[\s,.\-]{{1,3}}{_TOKEN})*[.!?…:;,]?\s*$", re.I)
+_ID_START = re.compile(r"(?<!\w)[xyz][.\-]?\s*$")
 
 
 def open_tail(text: str) -> bool:
     """Whether ``text`` ends in what could be the first part of personal data: digits
-    (``… +54 9 11.``), digit words, or an address cut after its at-sign."""
-    tail = fold(text[-80:])
-    return bool(_NUMBER_END.search(tail) or _WORDS_END.search(tail) or _EMAIL_START.search(tail))
+    (``… +54 9 11.``), digit words, an address cut after its at-sign, or the letter that
+    starts a NIE (``… X.`` then ``1234567L``); invisible characters do not count."""
+    tail = fold(plain(text[-120:]).text[-80:])
+    return any(
+        pattern.search(tail) for pattern in (_NUMBER_END, _WORDS_END, _EMAIL_START, _ID_START)
+    )

@@ -17,7 +17,9 @@ from typing import Any
 
 import httpcore
 
+from vigia.egress import EgressRefused, HostPolicy
 from vigia.errors import UpstreamError
+from vigia.llm.pinned import PinnedBackend
 from vigia.llm.prompt import chat_messages
 from vigia.llm.protocol import (
     Finish,
@@ -40,7 +42,13 @@ class UpstreamStatus(Exception):
 class OpenAIProvider:
     """A pooled HTTP connection bound to one OpenAI-compatible base URL and key."""
 
-    def __init__(self, base_url: str, api_key: str | None, timeout_s: float = 60.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        timeout_s: float = 60.0,
+        hosts: tuple[str, ...] | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.headers = [(b"Content-Type", b"application/json"), (b"Accept", b"application/json")]
         if api_key:
@@ -48,7 +56,10 @@ class OpenAIProvider:
         self.extensions = {
             "timeout": {"connect": 10.0, "read": timeout_s, "write": timeout_s, "pool": timeout_s}
         }
-        self.pool = httpcore.ConnectionPool(max_connections=100, max_keepalive_connections=50)
+        backend = None if hosts is None else PinnedBackend(HostPolicy(hosts))
+        self.pool = httpcore.ConnectionPool(
+            max_connections=100, max_keepalive_connections=50, network_backend=backend
+        )
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """POSTs JSON and returns the decoded JSON answer; HTTP errors raise."""
@@ -86,9 +97,11 @@ class OpenAIProvider:
 
 
 @lru_cache(maxsize=64)
-def provider_for(base_url: str, api_key: str | None, timeout_s: float) -> OpenAIProvider:
-    """One pooled provider per (base URL, key): connections are reused across turns."""
-    return OpenAIProvider(base_url, api_key, timeout_s)
+def provider_for(
+    base_url: str, api_key: str | None, timeout_s: float, hosts: tuple[str, ...] | None = None
+) -> OpenAIProvider:
+    """One pooled provider per (base URL, key, hosts): connections are reused across turns."""
+    return OpenAIProvider(base_url, api_key, timeout_s, hosts)
 
 
 def _translate(error: Exception) -> UpstreamError:
@@ -97,12 +110,15 @@ def _translate(error: Exception) -> UpstreamError:
         return UpstreamError(f"model provider answered HTTP {error.status}", code=code)
     if isinstance(error, httpcore.TimeoutException):
         return UpstreamError("model provider timed out", status=504, code="upstream_timeout")
+    if isinstance(error, EgressRefused):
+        return UpstreamError(f"model provider refused: {error}", code="upstream_refused")
     if isinstance(error, ValueError):
         return UpstreamError("model provider sent an unreadable answer")
     return UpstreamError(f"model provider unreachable: {type(error).__name__}")
 
 
 UPSTREAM_ERRORS = (
+    EgressRefused,
     httpcore.TimeoutException,
     httpcore.NetworkError,
     httpcore.ProtocolError,

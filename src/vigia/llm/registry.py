@@ -1,8 +1,11 @@
-"""Resolves model settings into a ``Model``; tests may override it in-process."""
+"""Resolves model settings into a ``Model``; tests may override it in-process.
+
+An upstream is called only with the access resolved for it (``ModelSettings.with_access``):
+without one, or with a refused one, the model refuses every call and nothing is sent.
+"""
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,6 +15,7 @@ from vigia.errors import Invalid
 from vigia.llm.embedded import EmbeddedModel
 from vigia.llm.openai_compat import OpenAIChatModel, provider_for
 from vigia.llm.protocol import Model
+from vigia.llm.refused import RefusedModel
 from vigia.llm.settings import ModelSettings
 
 _EMBEDDED = EmbeddedModel()
@@ -29,8 +33,13 @@ def model_for(settings: ModelSettings) -> Model:
         return _EMBEDDED
     if not settings.base_url:
         raise Invalid("an OpenAI-compatible model needs a base_url")
-    key = os.environ.get(settings.api_key_env) if settings.api_key_env else None
-    provider = provider_for(settings.base_url, key, get_settings().upstream_timeout_s)
+    access = settings.access
+    if access is None:
+        return RefusedModel(settings.name, "the model's key and hosts were not resolved")
+    if access.refused is not None:
+        return RefusedModel(settings.name, access.refused)
+    timeout = get_settings().upstream_timeout_s
+    provider = provider_for(settings.base_url, access.api_key, timeout, access.hosts)
     return OpenAIChatModel(provider, settings.name)
 
 

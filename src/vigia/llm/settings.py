@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from vigia.fields import Integer, Number
+from vigia.llm.access import UpstreamAccess
+
+SECRET_NAME = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 
 
 class ModelSettings(BaseModel):
-    """The embedded default, or an OpenAI-compatible upstream by base URL and key variable."""
+    """The embedded default, or an OpenAI-compatible upstream by base URL and key: a secret
+    of the agent's workspace, or an environment variable the operator allows."""
 
     provider: Literal["embedded", "openai"] = "embedded"
     name: str = Field(default="embedded", max_length=128)
@@ -18,7 +22,25 @@ class ModelSettings(BaseModel):
     api_key_env: str | None = Field(
         default=None,
         max_length=128,
-        description="Name of the environment variable that holds the upstream key.",
+        description="Name of an environment variable that holds the upstream key (only those "
+        "listed in VIGIA_MODEL_KEY_ENVS; never VIGIA_*).",
+    )
+    api_key_secret: str | None = Field(
+        default=None,
+        pattern=SECRET_NAME,
+        description="Name of a secret of the agent's own workspace that holds the upstream key.",
     )
     temperature: Number = Field(default=0.2, ge=0, le=2)
     max_tokens: Integer = Field(default=800, ge=1, le=32_000)
+    _access: UpstreamAccess | None = PrivateAttr(default=None)
+
+    @property
+    def access(self) -> UpstreamAccess | None:
+        """The key and hosts resolved for this call (never serialized); None: unresolved."""
+        return self._access
+
+    def with_access(self, access: UpstreamAccess) -> ModelSettings:
+        """A copy carrying ``access`` for the calls made with it."""
+        copy = self.model_copy()
+        copy._access = access
+        return copy

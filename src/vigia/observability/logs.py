@@ -17,6 +17,7 @@ from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
 from vigia.observability import context, tracing
+from vigia.observability.redaction import traceback_text
 
 CONTEXT_FIELDS = ("request_id", "workspace", "agent", "run_id", "trace_id")
 _base_factory = logging.getLogRecordFactory()
@@ -33,6 +34,9 @@ def _with_context(*args: Any, **kwargs: Any) -> logging.LogRecord:
     for name, value in fields.items():
         if not hasattr(record, name):
             setattr(record, name, value)
+    if isinstance(record.exc_info, tuple) and record.exc_info[1] is not None:
+        # every handler (caplog too) reuses this text: no row a database error quotes
+        record.exc_text = traceback_text(record.exc_info)
     return record
 
 
@@ -52,8 +56,14 @@ class _JsonLines(JsonFormatter):
             reserved_attrs=[*RESERVED_ATTRS, "color_message"],
         )
 
+    def formatException(self, ei: Any) -> str:
+        return traceback_text(ei) if isinstance(ei, tuple) and ei[1] is not None else ""
+
 
 class _Readable(logging.Formatter):
+    def formatException(self, ei: Any) -> str:
+        return traceback_text(ei) if isinstance(ei, tuple) and ei[1] is not None else ""
+
     def format(self, record: logging.LogRecord) -> str:
         line = super().format(record)
         extra = " ".join(

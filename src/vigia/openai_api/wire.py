@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.schemas import TokenUsage
+from vigia.errors import ClientGone
 from vigia.llm.protocol import ToolCall
 from vigia.openai_api.schemas import (
     AssistantMessage,
@@ -109,6 +110,16 @@ def chunks(model: str, events: Iterator[EngineEvent], include_usage: bool) -> It
         return sse_line(body.model_dump(mode="json", exclude=absent))
 
     yield chunk([ChunkChoice(delta=Delta(role="assistant", content=""))])
+    try:
+        yield from _event_chunks(events, chunk, include_usage)
+    except ClientGone:
+        return  # the engine stopped for a client that went away: nobody reads the rest
+    yield sse_line("[DONE]")
+
+
+def _event_chunks(
+    events: Iterator[EngineEvent], chunk: Callable[..., str], include_usage: bool
+) -> Iterator[str]:
     for event in events:
         if isinstance(event, TextDelta):
             if event.text:
@@ -123,4 +134,3 @@ def chunks(model: str, events: Iterator[EngineEvent], include_usage: bool) -> It
         yield chunk([finish], usage, sherlock)
         if include_usage:
             yield chunk([], usage, sherlock)
-    yield sse_line("[DONE]")

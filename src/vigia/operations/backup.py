@@ -7,6 +7,9 @@ their folders live outside the data directory and must exist (or be re-registere
 the backup is restored. On PostgreSQL the database is not copied: the manifest and the
 command's output give the ``pg_dump`` / ``pg_restore`` commands to run beside it.
 
+Everything a backup or restore writes is private: folders 0700, files 0600 (a backup holds
+every conversation and the admin token).
+
 The database is copied first, the files second: a file written in between is kept without a
 row pointing at it, which is harmless; the opposite order could restore rows without files.
 """
@@ -28,6 +31,7 @@ from vigia.config import Settings, get_settings
 from vigia.db.base import utcnow
 from vigia.db.session import session_scope
 from vigia.errors import Conflict, Invalid, NotFound
+from vigia.private_files import DIR_MODE, private_dir, private_file, write_private
 from vigia.worlds.catalog import list_worlds
 
 MANIFEST = "manifest.json"
@@ -54,7 +58,7 @@ def _skipped(database: Path | None) -> set[Path]:
 
 
 def _copy_tree(source: Path, target: Path, skip: set[Path]) -> list[str]:
-    """Copies every regular file under ``source`` (modes kept); returns their relative paths."""
+    """Copies every regular file under ``source`` as a 0600 file; returns their relative paths."""
     copied: list[str] = []
     if not source.is_dir():
         return copied
@@ -65,8 +69,10 @@ def _copy_tree(source: Path, target: Path, skip: set[Path]) -> list[str]:
             if path.resolve() in skip or path.is_symlink() or not path.is_file():
                 continue
             rel = path.relative_to(source)
-            (target / rel).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            shutil.copy2(path, target / rel)
+            private_dir((target / rel).parent)
+            shutil.copyfile(path, private_file(target / rel))
+            times = path.stat()
+            os.utime(target / rel, ns=(times.st_atime_ns, times.st_mtime_ns))
             copied.append(rel.as_posix())
     return copied
 
@@ -77,6 +83,7 @@ def _sqlite_copy(source: Path, target: Path) -> str:
     One step (the whole database under one read transaction): a snapshot even while the
     server writes, since WAL readers do not block writers. The copy is a single file.
     """
+    private_file(target)  # SQLite keeps the mode of the file it opens (and its journals')
     with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
         src.backup(dst)
         check = dst.execute("PRAGMA quick_check").fetchone()[0]
@@ -115,13 +122,13 @@ def backup(destination: Path) -> dict[str, Any]:
     if database_file is not None and not database_file.exists():
         raise NotFound(f"no database at {database_file}: nothing to back up")
     worlds = _worlds()
-    destination.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(destination).chmod(DIR_MODE)  # an empty folder given may have been 0755
     if database_file is not None:
         check = _sqlite_copy(database_file, destination / DATABASE)
         database: dict[str, str] = {"backend": "sqlite", "file": DATABASE, "quick_check": check}
     else:
         database = _postgres_route(settings, destination)
-    (destination / FILES).mkdir(mode=0o700)
+    (destination / FILES).mkdir(mode=DIR_MODE)
     files = _copy_tree(settings.data_dir, destination / FILES, _skipped(database_file))
     manifest = {
         "format": FORMAT,
@@ -131,7 +138,9 @@ def backup(destination: Path) -> dict[str, Any]:
         "files": files,
         "worlds": worlds,
     }
-    (destination / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
+    write_private(
+        destination / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False).encode()
+    )
     return {"path": str(destination), "database": database, "files": len(files), "worlds": worlds}
 
 
@@ -160,9 +169,9 @@ def restore(source: Path) -> dict[str, Any]:
         raise Conflict(f"the backup holds a {backend} database but {configured} is configured")
     if database_file is not None and database_file.exists():
         raise Conflict(f"a database already exists at {database_file}")
-    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(data_dir)
     if database_file is not None:
-        database_file.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(database_file.parent)
         check = _sqlite_copy(source / DATABASE, database_file)
         database: dict[str, str] = {
             "backend": "sqlite",

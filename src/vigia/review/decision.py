@@ -39,6 +39,8 @@ KIND_NAMES = {
     "dni": "DNI",
     "cuit": "CUIT/CUIL",
     "cpf": "CPF",
+    "cnpj": "CNPJ",
+    "nie": "NIE",
     "rut": "RUT",
 }
 

@@ -31,6 +31,7 @@ from vigia.review.decision import decide
 from vigia.review.models import OutputReview
 from vigia.review.schemas import ReviewRequest, ReviewResponse
 from vigia.workspaces.auth import KeyContext
+from vigia.workspaces.upstream import resolve_model
 
 REVIEW_ROLE = "review"
 
@@ -113,6 +114,9 @@ def review_output(key: KeyContext, agent_id: str, request: ReviewRequest) -> Rev
         if request.threadId:
             conversation_id = thread_of(session, agent, request.threadId).id
         config = resolve(session, agent, key.env).config
+        if config.model.provider != "embedded":
+            model = resolve_model(session, agent.workspace_id, config.model)
+            config = config.model_copy(update={"model": model})
     result = evaluate(config, request)
     with write_scope() as session:
         row = OutputReview(

@@ -103,6 +103,12 @@ class KeyCache:
             return None
         return entry[1]
 
+    def workspace_of(self, raw: str) -> str | None:
+        """The workspace of a cached key, revoked or not (it admits nothing: it only says
+        whose share a request counts against)."""
+        entry = self._entries.get(raw)
+        return entry[1].workspace_id if entry is not None else None
+
     def put(self, raw: str, key: KeyContext, revocations: int) -> None:
         if self.ttl_s > 0:
             self._entries.put(raw, (revocations, key))
@@ -124,6 +130,12 @@ def authenticate(raw: str | None) -> KeyContext:
         if raw is not None:
             cache.put(raw, key, revocations)
     return key
+
+
+def cached_workspace(raw: str) -> str | None:
+    """The workspace of ``raw`` when the key cache holds it (no lookup), else None: how
+    write admission counts a request for its workspace (``vigia.write_tenant``)."""
+    return get_key_cache().workspace_of(raw)
 
 
 def _check_scope(key: KeyContext, scope: str) -> None:

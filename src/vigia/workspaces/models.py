@@ -1,10 +1,10 @@
-"""Tables: workspaces and their API keys."""
+"""Tables: workspaces, their API keys and their secrets."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy import ForeignKey, Index, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from vigia.db.base import Base, created_column, id_column
@@ -40,3 +40,18 @@ class ApiKey(Base):
     prefix: Mapped[str] = mapped_column(String(20))
     created_at: Mapped[datetime] = created_column()
     revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class WorkspaceSecret(Base):
+    """A named secret (an upstream key), AES-GCM encrypted under the server's secret key."""
+
+    __tablename__ = "workspace_secrets"
+    __table_args__ = (UniqueConstraint("workspace_id", "name"),)
+
+    id: Mapped[str] = id_column()
+    workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(64))
+    sealed: Mapped[bytes] = mapped_column(LargeBinary)
+    """Nonce (12 bytes) then ciphertext and tag; the workspace id and name are bound to it."""
+    created_at: Mapped[datetime] = created_column()
+    updated_at: Mapped[datetime] = created_column()

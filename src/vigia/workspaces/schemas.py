@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from vigia.wire_types import Timestamp
 from vigia.workspaces.models import ApiKey
@@ -66,3 +66,28 @@ class IssuedKeyOut(KeyOut):
 
 class KeyList(BaseModel):
     keys: list[KeyOut]
+
+
+class SecretUpdate(BaseModel):
+    """A secret's new value (an upstream key); it is never shown back."""
+
+    value: str = Field(min_length=1, max_length=4096)
+
+
+class SecretOut(BaseModel):
+    """A workspace secret as listings show it: its name and dates, never its value."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    name: str
+    created_at: Timestamp
+    updated_at: Timestamp
+
+
+class SecretList(BaseModel):
+    secrets: list[SecretOut]
+
+
+class SecretDeletedOut(BaseModel):
+    name: str
+    deleted: bool

@@ -1,5 +1,6 @@
 """Routes of the worlds surface: login, chat (JSON and SSE), conversations, sharing,
-personal files, and the direct lens runs. Every route but login/logout needs the cookie."""
+personal files, and the direct lens runs. Every route but login/logout needs the cookie, and
+every one refuses a request another site made (``vigia.fetch_site``)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import StreamingResponse
+from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from vigia.db.session import session_scope
 from vigia.deps import Db, WriteSlot
 from vigia.errors import Unauthorized, VigiaError
+from vigia.fetch_site import require_same_origin
 from vigia.fields import RowId
 from vigia.session_cookie import clear_session_cookie, set_session_cookie
 from vigia.sse import event_stream_response, sse_line
@@ -54,7 +58,8 @@ from vigia.worlds.schemas import (
     UploadedFileOut,
 )
 
-router = APIRouter(tags=["worlds"])
+# Every route answers the cookie: none may be made by another site (login and logout too).
+router = APIRouter(tags=["worlds"], dependencies=[Depends(require_same_origin)])
 
 
 def current_user(request: Request) -> User:
@@ -73,7 +78,7 @@ def login(body: LoginRequest, request: Request, response: Response, session: Db)
     with a capped backoff (429 with ``Retry-After``)."""
     address = request.client.host if request.client else "unknown"
     user, token = users.login(session, body.username, body.password, address)
-    set_session_cookie(response, users.COOKIE, token)
+    set_session_cookie(request, response, users.COOKIE, token)
     return LoginOut(id=user.id, name=user.name)
 
 
@@ -114,14 +119,18 @@ def chat_stream(
     scope_paths: Annotated[list[ScopePath] | None, Query(max_length=MAX_SCOPE_PATHS)] = None,
     personal: bool = False,
 ) -> StreamingResponse:
-    body = ChatRequest(
-        message=message,
-        version=version,
-        conversation_id=conversation_id,
-        knowledge=knowledge,
-        scope_paths=scope_paths or [],
-        personal=personal,
-    )
+    try:
+        body = ChatRequest(
+            message=message,
+            version=version,
+            conversation_id=conversation_id,
+            knowledge=knowledge,
+            scope_paths=scope_paths or [],
+            personal=personal,
+        )
+    except ValidationError as exc:  # a blank message: a 422 like the query's other checks
+        errors = exc.errors(include_url=False, include_context=False)
+        raise RequestValidationError([{**e, "loc": ("query", *e["loc"])} for e in errors]) from None
     with session_scope() as session:
         prepare(session, user, body)  # 401/403/404/409/422 before the stream starts
     user_id = user.id

@@ -1,13 +1,15 @@
 """Optional prose from an OpenAI-compatible upstream, written from the lens's facts only.
 
 Off unless ``VIGIA_WORLDS_LLM_BASE_URL`` and ``VIGIA_WORLDS_LLM_MODEL`` are set (key in the
-variable named by ``VIGIA_WORLDS_LLM_API_KEY_ENV``). Any upstream failure falls back to the
+variable named by ``VIGIA_WORLDS_LLM_API_KEY_ENV``, never a ``VIGIA_*`` one: the
+server's own settings are not sent upstream). Any upstream failure falls back to the
 embedded answer, which states the same facts with the same citations.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -37,15 +39,16 @@ def rewrite(question: str, answer: Answer) -> str | None:
     settings = ProseSettings()
     if not settings.base_url or not settings.model or not answer.sentences:
         return None
+    from vigia.llm.access import UpstreamAccess, env_key_refusal
     from vigia.llm.registry import model_for
     from vigia.llm.settings import ModelSettings
 
+    variable = settings.api_key_env
+    refusal = env_key_refusal(variable, None) if variable else None
+    key = os.environ.get(variable) if variable and refusal is None else None
     choice = ModelSettings(
-        provider="openai",
-        name=settings.model,
-        base_url=settings.base_url,
-        api_key_env=settings.api_key_env,
-    )
+        provider="openai", name=settings.model, base_url=settings.base_url
+    ).with_access(UpstreamAccess(api_key=key, hosts=None, refused=refusal))
     passages = [
         Passage(text=s, document_id=str(i), document="facts", score=1.0)
         for i, s in enumerate(answer.sentences)

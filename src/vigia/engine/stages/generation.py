@@ -13,6 +13,7 @@ import time
 from collections.abc import Generator, Iterator
 from typing import Any
 
+from vigia import client_gone
 from vigia.db.base import utcnow
 from vigia.engine.citations import CitationMap
 from vigia.engine.events import TextDelta
@@ -86,6 +87,7 @@ class Generation:
     def _sentences(self) -> Generator[str]:
         buffer = SentenceBuffer(hold=open_tail if self.checker.reads_personal_data else None)
         for chunk in self.loop.stream():
+            client_gone.check()
             yield from buffer.feed(chunk.text)
         yield from buffer.flush()
 

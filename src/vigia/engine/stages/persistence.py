@@ -115,3 +115,10 @@ def save_failed_run(turn: Turn, model: str, error: str) -> None:
         run.update(status="error", error=error[:2000])
         _write_run(session, turn, run)
     report.turn_finished(run)
+
+
+def release_reservation(turn: Turn) -> None:
+    """Drops the turn's budget reservation: a turn abandoned before its end stores nothing."""
+    if turn.reserved_usd:
+        with write_scope() as session:
+            settle(session, turn.run_id)

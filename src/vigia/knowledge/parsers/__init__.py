@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import PurePath
 
 from vigia.errors import Invalid, UnsupportedMedia
-from vigia.knowledge.parsers.base import Block, ParsedDocument
+from vigia.knowledge.parsers.base import Block, ParsedDocument, storable
 from vigia.knowledge.parsers.docx import parse_docx
 from vigia.knowledge.parsers.html import parse_html
 from vigia.knowledge.parsers.markdown import parse_markdown
@@ -70,12 +70,26 @@ def parse_document(name: str, data: bytes, media_type: str | None = None) -> Par
         parsed = parse_markdown(decode_text(data))
     else:
         parsed = parse_text(decode_text(data))
+    parsed = _storable(parsed)
     if not parsed.blocks:
         raise Invalid(
             "no text could be extracted from this document (a scanned PDF needs OCR first)",
             code="empty_document",
         )
     return _without_title_heading(parsed)
+
+
+def _storable(parsed: ParsedDocument) -> ParsedDocument:
+    """Every text the parser extracted (blocks, headings, title, address) without what no
+    database can store (NUL, lone surrogates); blocks left empty are dropped."""
+    parsed.blocks = [
+        Block(text, b.page, tuple(storable(h) for h in b.headings))
+        for b in parsed.blocks
+        if (text := storable(b.text).strip())
+    ]
+    parsed.title = (storable(parsed.title).strip() or None) if parsed.title else None
+    parsed.url = storable(parsed.url) if parsed.url else None
+    return parsed
 
 
 def _without_title_heading(parsed: ParsedDocument) -> ParsedDocument:

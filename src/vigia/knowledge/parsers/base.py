@@ -7,11 +7,21 @@ from dataclasses import dataclass, field
 
 HEADING_JOIN = " · "
 _SPACES = re.compile(r"\s+")
+# NUL and the other control characters that are not whitespace, and the soft hyphen.
+_DROPPED = re.compile(r"[\x00-\x08\x0e-\x1b\x7f\u00ad]")
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """``text`` without NUL and the other control characters that are not whitespace (and
+    soft hyphens), lone surrogates replaced with U+FFFD: neither can be stored (PostgreSQL
+    refuses NUL in text, no database encodes a lone surrogate)."""
+    return _SURROGATES.sub("\ufffd", _DROPPED.sub("", text))
 
 
 def clean(text: str) -> str:
-    """Collapses whitespace (including non-breaking spaces) into single spaces."""
-    return _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+    """Collapses whitespace (including non-breaking spaces) into single spaces, storable."""
+    return _SPACES.sub(" ", storable(text)).strip()
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,43 @@
 
 Scripts, styles, navigation, headers, footers and forms are dropped. The page's own address
 (``<link rel="canonical">`` or ``og:url``) becomes the source URL unless one was given.
+Reading is linear in the page's size: the tree is walked once, iteratively, and a page of
+more than ``MAX_HTML_CHARS`` characters (413) or with elements nested deeper than
+``MAX_HTML_DEPTH`` (422 ``document_too_deep``) is refused before any text is read. The
+depth is first measured by libxml2 itself (its HTML parser stops at 256 levels unless told
+otherwise), which answers in milliseconds, before the slower tree is built.
 """
 
 from __future__ import annotations
 
 from bs4 import BeautifulSoup, Tag
+from lxml import etree
 
+from vigia.errors import Invalid, TooLarge
 from vigia.knowledge.parsers.base import Block, HeadingStack, ParsedDocument, clean
 from vigia.knowledge.parsers.headings import shape_heading
+
+MAX_HTML_CHARS = 4 * 1024 * 1024
+MAX_HTML_DEPTH = 256
+
+
+def _too_deep() -> Invalid:
+    return Invalid(
+        f"this HTML nests elements more than {MAX_HTML_DEPTH} levels deep",
+        code="document_too_deep",
+    )
+
+
+def _check_depth(text: str) -> None:
+    """422 when libxml2's HTML parser (its depth limit on) gives up for excessive depth."""
+    parser = etree.HTMLParser(huge_tree=False, encoding="utf-8")
+    try:
+        etree.fromstring(text.encode("utf-8", "replace"), parser)
+    except etree.LxmlError:
+        return  # not for this check to judge; the tree below reads what it can
+    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
+        raise _too_deep()
+
 
 _DROP = [
     "script",
@@ -54,9 +83,38 @@ def _source_url(soup: BeautifulSoup) -> str | None:
     return None
 
 
+def _elements(root: Tag) -> list[Tag]:
+    """Every element under ``root`` in document order (one iterative walk); 422 when they
+    nest deeper than ``MAX_HTML_DEPTH`` (and a little room for the document's own root)."""
+    order: list[Tag] = []
+    stack = [(root, 0)]
+    while stack:
+        tag, depth = stack.pop()
+        if depth > MAX_HTML_DEPTH + 2:
+            raise _too_deep()
+        order.append(tag)
+        children = [child for child in tag.contents if isinstance(child, Tag)]
+        stack.extend((child, depth + 1) for child in reversed(children))
+    return order
+
+
+def _leaf_blocks(root: Tag) -> list[Tag]:
+    """The block elements under ``root`` holding no other block, in document order."""
+    order = _elements(root)
+    holding: set[int] = set()  # ids of elements with a block somewhere inside
+    for tag in reversed(order):  # every element comes after all of its descendants
+        if (tag.name in _BLOCKS or id(tag) in holding) and tag.parent is not None:
+            holding.add(id(tag.parent))
+    return [t for t in order[1:] if t.name in _BLOCKS and id(t) not in holding]
+
+
 def parse_html(text: str) -> ParsedDocument:
     """Blocks in reading order with their open headings."""
+    if len(text) > MAX_HTML_CHARS:
+        raise TooLarge(f"an HTML page may have at most {MAX_HTML_CHARS // (1024 * 1024)} MiB")
+    _check_depth(text)
     soup = BeautifulSoup(text, "lxml")
+    _elements(soup)
     parsed = ParsedDocument(media_type="text/html", url=_source_url(soup))
     if soup.title and soup.title.string:
         parsed.title = clean(soup.title.string) or None
@@ -64,9 +122,7 @@ def parse_html(text: str) -> ParsedDocument:
         tag.decompose()
     root = soup.body or soup
     stack = HeadingStack()
-    for element in root.find_all(_BLOCKS):
-        if element.name not in _HEADINGS and element.find(_BLOCKS):
-            continue  # not a leaf: its inner blocks carry the text
+    for element in _leaf_blocks(root):
         content = clean(element.get_text(" "))
         if not content:
             continue

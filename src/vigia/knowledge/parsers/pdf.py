@@ -1,4 +1,9 @@
-"""PDF: text per page with pypdf; headings from the outline (bookmarks) or the lines' shape."""
+"""PDF: text per page with pypdf; headings from the outline (bookmarks) or the lines' shape.
+
+A PDF whose objects nest too deep for the reader (arrays of arrays in a content stream, an
+outline nested thousands of levels) is refused as unreadable (422), never a 500: pypdf
+reads nested objects recursively, so running out of depth is one more way to be unreadable.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +22,15 @@ from vigia.language import fold
 MAX_PAGES = 2000
 _END = (".", "!", "?", ":", "…")
 _HYPHEN = re.compile(r"(\w)-$")
+_UNREADABLE_PAGE = (
+    PyPdfError,
+    DependencyError,
+    ValueError,
+    KeyError,
+    TypeError,
+    OSError,
+    RecursionError,
+)
 
 
 def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
@@ -30,7 +44,7 @@ def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
                 continue
             try:
                 page = reader.get_destination_page_number(item)
-            except (PyPdfError, KeyError, ValueError, TypeError, AttributeError):
+            except (PyPdfError, KeyError, ValueError, TypeError, AttributeError, RecursionError):
                 continue
             title = clean(str(getattr(item, "title", "") or ""))
             if title and page is not None:
@@ -38,7 +52,7 @@ def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
 
     try:
         walk(list(reader.outline), 1)
-    except (PyPdfError, KeyError, ValueError, TypeError, AttributeError):
+    except (PyPdfError, KeyError, ValueError, TypeError, AttributeError, RecursionError):
         return {}
     return found
 
@@ -76,6 +90,7 @@ def _open(data: bytes) -> PdfReader:
         KeyError,
         TypeError,
         OSError,
+        RecursionError,
     ) as error:
         raise Invalid("this file is not a readable PDF", code="unreadable_document") from error
     return reader
@@ -91,13 +106,13 @@ def parse_pdf(data: bytes) -> ParsedDocument:
     parsed = ParsedDocument(media_type="application/pdf", pages=len(reader.pages))
     try:
         title = reader.metadata.title if reader.metadata else None
-    except (PyPdfError, ValueError, KeyError, TypeError):
+    except (PyPdfError, ValueError, KeyError, TypeError, RecursionError):
         title = None
     parsed.title = clean(str(title)) if title else None
     for index, page in enumerate(reader.pages):
         try:
             raw = page.extract_text() or ""
-        except (PyPdfError, DependencyError, ValueError, KeyError, TypeError, OSError) as error:
+        except _UNREADABLE_PAGE as error:
             raise Invalid(
                 f"page {index + 1} of this PDF cannot be read", code="unreadable_document"
             ) from error
