@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Path
 
 from vigia.admin import schemas
 from vigia.agents import service as agents
@@ -13,6 +15,7 @@ from vigia.deps import Admin, Db
 from vigia.engine.runs import run_view
 from vigia.engine.schemas import RunOut
 from vigia.engine.stages import budget
+from vigia.llm.settings import SECRET_NAME
 from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.schemas import (
@@ -28,6 +31,7 @@ from vigia.workspaces.schemas import (
 )
 
 router = APIRouter(prefix="/admin", tags=["admin"])
+SecretName = Annotated[str, Path(pattern=SECRET_NAME)]
 
 
 @router.post("/workspaces", status_code=201)
@@ -66,14 +70,14 @@ def list_secrets(workspace: str, _: Admin, db: Db) -> SecretList:
 
 
 @router.put("/workspaces/{workspace}/secrets/{name}")
-def set_secret(workspace: str, name: str, body: SecretUpdate, _: Admin, db: Db) -> SecretOut:
+def set_secret(workspace: str, name: SecretName, body: SecretUpdate, _: Admin, db: Db) -> SecretOut:
     """Adds or replaces a secret (an upstream key agents name as ``api_key_secret``)."""
     ws = workspaces.find_workspace(db, workspace)
     return SecretOut.model_validate(secrets.set_secret(db, ws.id, name, body.value))
 
 
 @router.delete("/workspaces/{workspace}/secrets/{name}")
-def delete_secret(workspace: str, name: str, _: Admin, db: Db) -> SecretDeletedOut:
+def delete_secret(workspace: str, name: SecretName, _: Admin, db: Db) -> SecretDeletedOut:
     secrets.delete_secret(db, workspaces.find_workspace(db, workspace).id, name)
     return SecretDeletedOut(name=name, deleted=True)
 

@@ -71,7 +71,8 @@ class KeyList(BaseModel):
 class SecretUpdate(BaseModel):
     """A secret's new value (an upstream key); it is never shown back."""
 
-    value: str = Field(min_length=1, max_length=4096)
+    value: str = Field(min_length=1, max_length=4096, pattern=r"^[\x21-\x7e]+$")
+    """Visible ASCII characters, no spaces (a key goes into an HTTP header)."""
 
 
 class SecretOut(BaseModel):
