@@ -158,6 +158,7 @@ async def victim(
     i = 0
     while time.monotonic() < until:
         i += 1
+        body: dict[str, Any]
         if i % 2:
             url, body = (
                 "/v1/chat/completions",

@@ -1,8 +1,8 @@
 """Refuses request text that no database can store, on every surface, before any route.
 
-A JSON body (``application/json``, ``+json``, or no ``Content-Type``: what FastAPI parses
-as JSON) is read first, under the body limit, and decoded once, in whichever encoding JSON
-allows (``vigia.json_text``). Bytes that are no text in any of them, and nesting deeper than
+A JSON body (``application/json`` or ``+json``: what FastAPI parses as JSON) is read
+first, under the body limit, and decoded once, in whichever encoding JSON allows
+(``vigia.json_text``). Bytes that are no text in any of them, and nesting deeper than
 ``json_text.MAX_DEPTH``, answer 400; a string or key holding a lone surrogate or NUL
 (``vigia.unstorable``), 422 naming the field, both in the surface's shape. The route then
 gets the text it was checked as: a UTF-16 or UTF-32 body goes on re-encoded as UTF-8, so no
@@ -68,7 +68,7 @@ def _read_as_json(scope: Scope) -> bool:
             return header.get_content_maintype() == "application" and (
                 subtype == "json" or subtype.endswith("+json")
             )
-    return True
+    return False
 
 
 def _with_length(scope: Scope, length: int) -> Scope:

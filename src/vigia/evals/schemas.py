@@ -59,7 +59,9 @@ class CaseAssertions(BaseModel):
         description="A pattern found in the reply (syntax common to Python and JavaScript).",
     )
     status: Status | None = None
-    cites: bool = Field(default=False, description="The reply cites at least one document.")
+    cites: bool = Field(
+        default=False, strict=True, description="The reply cites at least one document."
+    )
     cites_document: str | None = Field(
         default=None, min_length=1, max_length=255, description="A document cited by name or id."
     )

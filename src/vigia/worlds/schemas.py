@@ -144,7 +144,7 @@ class RenameRequest(BaseModel):
 
 
 class PinRequest(BaseModel):
-    pinned: bool = True
+    pinned: bool = Field(default=True, strict=True)
 
 
 class ShareRequest(BaseModel):
