@@ -3,7 +3,8 @@ for ``http.disconnect``, and ``check`` raises ``ClientGone`` in the code serving
 whose client closed the connection (a no-op outside a request: CLI, evaluations).
 
 The middleware reads the ASGI ``receive`` channel itself, one message ahead of the app
-(so an upload keeps its back-pressure) and relays each message; the flag is a
+(so an upload keeps its back-pressure) and relays each message, or the error an outer
+middleware raised from it; the flag is a
 ``threading.Event`` held in a context variable, which worker threads inherit, so the
 engine sees it between stages and between the messages it checks.
 """
@@ -40,11 +41,15 @@ class ClientGoneMiddleware(HttpMiddleware):
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         flag = threading.Event()
-        inbox: asyncio.Queue[Message] = asyncio.Queue(maxsize=1)
+        inbox: asyncio.Queue[Message | Exception] = asyncio.Queue(maxsize=1)
 
         async def pump() -> None:
             while True:
-                message = await receive()
+                try:
+                    message = await receive()
+                except Exception as error:  # an outer middleware refusing the body
+                    await inbox.put(error)
+                    return
                 if message["type"] == "http.disconnect":
                     flag.set()
                     await inbox.put(message)
@@ -52,9 +57,12 @@ class ClientGoneMiddleware(HttpMiddleware):
                 await inbox.put(message)
 
         async def relay() -> Message:
-            if flag.is_set() and inbox.empty():
+            if watcher.done() and inbox.empty():
                 return DISCONNECT
-            return await inbox.get()
+            item = await inbox.get()
+            if isinstance(item, Exception):
+                raise item
+            return item
 
         watcher = asyncio.create_task(pump())
         token = _GONE.set(flag)
