@@ -11,6 +11,7 @@ from tests.errors import assert_error
 from tests.knowledge.documents import HELP_HTML, NOTES_MD, faq_docx, policy_pdf
 from tests.knowledge.helpers import stored_counts
 from vigia.knowledge import service
+from vigia.unstorable import ERRORS
 
 PDF = "application/pdf"
 
@@ -208,11 +209,25 @@ def test_control_characters_in_name_or_url_are_422(
         headers={**admin_headers, "Content-Type": "multipart/form-data; boundary=b"},
     )
     assert response.status_code == 422
-    assert response.json() == {
+    # NUL is refused for every form before the route (vigia.form_text), naming the field.
+    assert response.json()["detail"] == [
+        {"loc": ["body", "file"], "msg": ERRORS["string_nul"], "type": "string_nul"}
+    ]
+    other = client.post(
+        f"{kb_url}/documents",
+        content=raw.replace(b"a\x00b.md", b"a\x01b.md"),
+        headers={**admin_headers, "Content-Type": "multipart/form-data; boundary=b"},
+    )
+    assert other.status_code == 422
+    assert other.json() == {
         "detail": "document names must not contain control characters (newline, tab…)"
     }
     status, body = _upload(
         client, admin_headers, kb_url, "notas.md", NOTES_MD.encode(), url="https://x.example/\x00"
+    )
+    assert status == 422 and body["detail"][0]["type"] == "string_nul"
+    status, body = _upload(
+        client, admin_headers, kb_url, "notas.md", NOTES_MD.encode(), url="https://x.example/\x01"
     )
     assert status == 422 and body["detail"].startswith("url must be an http(s) address")
     assert stored_counts() == before
