@@ -21,7 +21,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+# The shared helpers of the write benchmarks; the package under test comes from PYTHONPATH.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+from bench.load_writes import cli, free_port, wait_ready
 
 ADMIN_TOKEN = "bench-admin-token-0123456789abcdef"
 WORDS_TEXT = (
@@ -69,23 +72,6 @@ class Tally:
         }
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def cli(env: dict[str, str], *args: str) -> Any:
-    out = subprocess.run(
-        [sys.executable, "-c", "from vigia.cli import main; main()", *args, "--json"],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(out.stdout)
-
-
 def setup(env: dict[str, str]) -> dict[str, str]:
     """The attacker's key (demo workspace); another workspace with an agent, a draft chat
     key and an external agent for output reviews."""
@@ -99,20 +85,6 @@ def setup(env: dict[str, str]) -> dict[str, str]:
     )["key"]
     reviewed = cli(env, "agent", "create", "revisor", "--workspace", "otra", "--external")["id"]
     return {"attacker": attacker, "victim": victim, "reviewed": reviewed}
-
-
-def wait_ready(url: str, server: subprocess.Popen[bytes], timeout_s: float = 180) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError("vigia serve exited")
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"{url} did not come up")
 
 
 def filler(rng: random.Random, chars: int = 200_000) -> str:

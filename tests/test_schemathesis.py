@@ -43,12 +43,8 @@ RUN_LIMIT_S = 60
 # cannot say "no lone surrogate or NUL", "a tool message needs its tool_call_id" or "at
 # least one question", so ``positive_data_acceptance`` also accepts 400 and 422 (in the
 # surface's documented shape, which ``response_schema_conformance`` checks).
-# ``allow_header_conformance`` is off: FastAPI's 405 names in ``Allow`` only the methods of
-# the first route at the path (``POST /admin/workspaces`` answers ``Allow: POST`` though GET
-# is served too); a fix belongs in the router.
 CHECKS: dict[str, Any] = {
     "enabled": True,
-    "allow_header_conformance": {"enabled": False},
     "positive_data_acceptance": {
         "expected-statuses": ["2xx", "3xx", "400", "401", "403", "404", "409", "422", "429"]
     },

@@ -14,7 +14,7 @@ Paths a surface serves as pages (the console) render errors with that surface's 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
 
 from vigia.errors import Overloaded, VigiaError
 from vigia.observability import report
@@ -109,10 +110,39 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return validation_response(request.url.path, list(exc.errors()))
 
 
+def _routes(routes: list[BaseRoute]) -> Iterator[Route]:
+    """Every route below ``routes``, through included routers (FastAPI wraps each one)."""
+    for route in routes:
+        if isinstance(route, Route):
+            yield route
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            yield from _routes(included.routes)
+
+
+def allowed_methods(app: FastAPI, path: str) -> str:
+    """The ``Allow`` header of ``path``: the methods of every route that serves it (routing
+    alone names those of the first route it tried)."""
+    methods: set[str] = set()
+    for route in _routes(app.router.routes):
+        if route.methods and route.path_regex.match(path):
+            methods |= route.methods
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
+
+
+def _error_headers(request: Request, exc: StarletteHTTPException) -> dict[str, str]:
+    headers = dict(getattr(exc, "headers", None) or {})
+    if exc.status_code == 405:
+        headers["Allow"] = allowed_methods(request.app, request.url.path)
+    return headers
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     body = error_body(request.url.path, exc.status_code, exc.detail)
-    return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+    return JSONResponse(body, status_code=exc.status_code, headers=_error_headers(request, exc))
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -209,8 +239,7 @@ def install(app: FastAPI, pages: Mapping[str, PageRenderer] | None = None) -> No
     async def http_error(request: Request, exc: Exception) -> Response:
         page = page_for(request)
         if page is not None and isinstance(exc, StarletteHTTPException):
-            headers = getattr(exc, "headers", None) or {}
-            return await page(request, exc.status_code, exc.detail, headers)
+            return await page(request, exc.status_code, exc.detail, _error_headers(request, exc))
         return await _http_error(request, exc)
 
     app.add_exception_handler(VigiaError, vigia_error)

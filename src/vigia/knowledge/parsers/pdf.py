@@ -82,16 +82,7 @@ def _open(data: bytes) -> PdfReader:
         _ = len(reader.pages)
     except Invalid:
         raise
-    except (
-        PdfReadError,
-        PyPdfError,
-        DependencyError,
-        ValueError,
-        KeyError,
-        TypeError,
-        OSError,
-        RecursionError,
-    ) as error:
+    except (PdfReadError, *_UNREADABLE_PAGE) as error:
         raise Invalid("this file is not a readable PDF", code="unreadable_document") from error
     return reader
 
