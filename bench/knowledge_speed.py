@@ -101,7 +101,8 @@ def _build(chunks, workspace, word_vectors, vocabulary, weights, rng):
 
     from vigia.db.session import session_scope
     from vigia.knowledge import service
-    from vigia.knowledge.models import KnowledgeChunk, KnowledgeDocument
+    from vigia.knowledge.models import KnowledgeChunk, KnowledgeDocument, KnowledgeRevision
+    from vigia.knowledge.versions import collection_of
     from vigia.search import Entry, index_for
 
     started, cpu = time.perf_counter(), time.process_time()
@@ -121,6 +122,12 @@ def _build(chunks, workspace, word_vectors, vocabulary, weights, rng):
             )
             session.add(doc)
             session.flush()
+            # one collection for the whole base, as bases from before versioning have
+            revision = KnowledgeRevision(
+                knowledge_base_id=big.id, document_id=doc.id, collection=collection_of(big.id)
+            )
+            session.add(revision)
+            session.flush()
             n = min(per_doc, chunks - d)
             words = rng.choice(len(vocabulary), size=(n, 60), p=weights)
             texts = [" ".join(vocabulary[i] for i in row) for row in words]
@@ -134,6 +141,7 @@ def _build(chunks, workspace, word_vectors, vocabulary, weights, rng):
                         "id": ids[i],
                         "document_id": doc.id,
                         "knowledge_base_id": big.id,
+                        "revision_id": revision.id,
                         "seq": i,
                         "text": texts[i],
                         "page": None,
@@ -144,7 +152,7 @@ def _build(chunks, workspace, word_vectors, vocabulary, weights, rng):
             )
             index.add(
                 session,
-                service.collection_of(big.id),
+                collection_of(big.id),
                 [Entry(ids[i], texts[i], vectors[i]) for i in range(n)],
             )
         session.flush()
@@ -220,6 +228,7 @@ def main() -> None:
     from vigia.knowledge import service
     from vigia.knowledge.models import KnowledgeBase
     from vigia.knowledge.retrieval import search_knowledge
+    from vigia.knowledge.versions import collection_of
     from vigia.search import index_for
     from vigia.search.hybrid import HybridSearchIndex
     from vigia.search.protocol import Mode
@@ -232,7 +241,7 @@ def main() -> None:
         old = session.scalars(
             select(KnowledgeBase).where(KnowledgeBase.name == "synthetic")
         ).first()
-        collection = service.collection_of(old.id) if old is not None else ""
+        collection = collection_of(old.id) if old is not None else ""
         reuse = old is not None and index_for(session).count(session, collection) == args.chunks
         workspace = create_workspace(session, f"speed-{time.time_ns()}")
         kb = service.create_knowledge_base(session, workspace, "ingestion")
@@ -276,7 +285,7 @@ def main() -> None:
                 search_knowledge(session, [big], questions[i % len(questions)], 5, mode)
                 found.append((time.perf_counter() - t0) * 1000)
                 cpu[mode].append((time.process_time() - c0 + backend() - b0) * 1000)
-        collection = service.collection_of(big.id)
+        collection = collection_of(big.id)
         index = index_for(session)
         assert isinstance(index, HybridSearchIndex)
         matrix = index.matrices(session, [collection])[collection]

@@ -16,6 +16,7 @@ from vigia.form_text import refuse_unstorable_fields
 from vigia.forwarded import ForwardedMiddleware
 from vigia.knowledge.endpoints import router as knowledge_router
 from vigia.observability.asgi import ObservabilityMiddleware
+from vigia.openai_api.conversations import router as conversations_router
 from vigia.openai_api.endpoints import router as openai_router
 from vigia.operations.endpoints import router as operations_router
 from vigia.request_text import RequestTextMiddleware
@@ -45,6 +46,7 @@ def create_app() -> FastAPI:
     app.add_middleware(ServerErrorMiddleware)  # a 500 inside the headers and the request id
     app.add_middleware(SecurityHeadersMiddleware)  # the 413s get them too
     app.include_router(openai_router)
+    app.include_router(conversations_router)
     app.include_router(decide_router)
     app.include_router(review_router)
     app.include_router(admin_router)

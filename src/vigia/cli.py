@@ -229,6 +229,27 @@ def agent_publish(
     emit({"slug": slug, "version": number}, as_json, human=f"{slug} published as version {number}")
 
 
+@agent_app.command("rollback")
+def agent_rollback(
+    slug: str,
+    version: Annotated[int, typer.Option(min=1, max=2_147_483_647, help="Version to restore.")],
+    workspace: WorkspaceOpt,
+    as_json: Json = False,
+) -> None:
+    """Publishes an earlier version again: its configuration and the knowledge it read."""
+
+    def action(session: Any) -> Any:
+        ws = workspaces.find_workspace(session, workspace)
+        return agents.rollback(session, agents.get_agent(session, ws.id, slug), version).number
+
+    number = in_session(as_json, action)
+    emit(
+        {"slug": slug, "version": number, "restored": version},
+        as_json,
+        human=f"{slug} version {version} published again as version {number}",
+    )
+
+
 @key_app.command("create")
 def key_create(
     workspace: WorkspaceOpt,

@@ -51,7 +51,9 @@ def test_statuses_map_to_the_texts_the_agent_answers_with() -> None:
         {"type": "not-icontains", "value": "Mejor no."},
     ]
     handoff = asserts(CaseAssertions(status="handoff"), REPLIES)
-    assert handoff == [{"type": "equals", "value": ""}]
+    assert handoff == [{"type": "icontains", "value": REPLIES.holding}]
+    silent = asserts(CaseAssertions(status="handoff"), REPLIES.model_copy(update={"holding": ""}))
+    assert silent == [{"type": "equals", "value": ""}]
 
 
 def test_template_syntax_and_file_prefixes_stay_literal() -> None:

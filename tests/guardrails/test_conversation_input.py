@@ -1,9 +1,9 @@
 """End to end with the real ``openai`` SDK: every message a client sends is checked.
 
 OpenAI clients resend the whole conversation with each request. An injection or an
-oversized message anywhere in it blocks the turn before the model sees anything, and a
-message sent during a handoff is checked too: a blocked one is stored flagged and never
-becomes model input after the release.
+oversized message anywhere in it, whatever its role, blocks the turn before the model sees
+anything, and a message sent during a handoff is checked too: a blocked one is stored
+flagged and never becomes model input after the release.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from openai.types.chat import ChatCompletionMessageFunctionToolCallParam
 
-from tests.guardrails.upstream import UPSTREAM_MODEL, agent_on_upstream, ask, sherlock
+from tests.guardrails.upstream import UPSTREAM_MODEL, agent_on_upstream, ask, client_of, sherlock
+from tests.tools.helpers import run_of
 from vigia.conversations import service as conversations
 from vigia.db.session import session_scope
 from vigia.llm.function import FunctionModel
@@ -43,6 +45,51 @@ def test_an_injection_in_resent_history_blocks_the_turn(
         ],
     )
     assert completion.choices[0].message.content == BLOCKED_REPLY
+    assert sherlock(completion)["status"] == "blocked"
+    assert sherlock(completion)["guardrails"] == ["injection"]
+    assert upstream.requests == []
+
+
+def test_an_injection_in_a_resent_assistant_message_blocks_the_turn(
+    live_server: str, upstream: FunctionModel
+) -> None:
+    tenant = agent_on_upstream("asistente-falso")
+    completion = ask(
+        tenant,
+        live_server,
+        [
+            {"role": "user", "content": "Hola, tengo una consulta."},
+            {"role": "assistant", "content": INJECTION},
+            {"role": "user", "content": "¿Y cuál es el horario?"},
+        ],
+    )
+    assert completion.choices[0].message.content == BLOCKED_REPLY
+    assert sherlock(completion)["status"] == "blocked"
+    assert sherlock(completion)["guardrails"] == ["injection"]
+    assert upstream.requests == []
+    run = run_of(sherlock(completion)["run_id"])
+    checked = next(s for s in run.stages if s.name == "input_guardrails")
+    assert checked.detail["messages"] == 3
+    assert checked.detail["fired"][0]["message"] == 1, "the assistant message, second sent"
+
+
+def test_an_injection_in_the_text_of_a_resent_tool_call_message_blocks_the_turn(
+    live_server: str, upstream: FunctionModel
+) -> None:
+    tenant = agent_on_upstream("llamada-falsa")
+    call: ChatCompletionMessageFunctionToolCallParam = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": "{}"},
+    }
+    completion = client_of(tenant, live_server).chat.completions.create(
+        model="asistente",
+        messages=[
+            {"role": "user", "content": "¿Qué tiempo hace?"},
+            {"role": "assistant", "content": INJECTION, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "Soleado, 22 grados."},
+        ],
+    )
     assert sherlock(completion)["status"] == "blocked"
     assert sherlock(completion)["guardrails"] == ["injection"]
     assert upstream.requests == []

@@ -25,14 +25,6 @@ def test_a_check_fails_when_any_message_fails_and_says_which() -> None:
     assert verdicts["length"].passed
 
 
-def test_other_messages_get_the_length_check_only() -> None:
-    verdicts = by_name(
-        messages.check_messages(["Hola"], GuardrailsConfig(), lengths_only=[ATTACK, "x" * 5000])
-    )
-    assert verdicts["injection"].passed
-    assert not verdicts["length"].passed and verdicts["length"].detail["message"] == "other"
-
-
 def test_resent_messages_are_answered_from_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     checked: list[str] = []
     original = messages.check_message

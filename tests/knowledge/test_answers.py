@@ -96,8 +96,9 @@ def test_nothing_relevant_gives_the_no_answer_reply_without_citations(
 
 
 def _turn(tenant: Tenant, kb_ids: list[str], message: str) -> Turn:
+    # a draft turn: the draft reads its bases' documents as uploaded (no publish needed)
     request = TurnRequest(
-        workspace_id=tenant.workspace_id, agent_id=tenant.agent_id, message=message
+        workspace_id=tenant.workspace_id, agent_id=tenant.agent_id, message=message, env="draft"
     )
     config = AgentConfig(knowledge_bases=kb_ids, top_k=3)
     return Turn(request, "run", config, 1, "conversation", True)

@@ -262,11 +262,11 @@ def test_thread_of_another_workspace_is_not_found_and_nothing_is_stored(
         assert session.scalar(select(func.count()).select_from(OutputReview)) == 0
 
 
-@pytest.mark.parametrize("bound", [True, False], ids=["channel key", "workspace key"])
-def test_thread_of_another_agent_is_not_found_and_not_handed_off(
-    client: TestClient, external: Tenant, bound: bool
+def test_thread_of_another_agent_is_not_found_for_a_channel_key_and_not_handed_off(
+    client: TestClient, external: Tenant
 ) -> None:
-    """A key reviewing agent A cannot store a review in, or hold, agent B's conversation."""
+    """A key bound to agent A cannot store a review in, or hold, agent B's conversation
+    (a workspace key may: tests/review/test_external_threads.py)."""
     with session_scope() as session:
         workspace = session.get(Workspace, external.workspace_id)
         assert workspace is not None
@@ -275,8 +275,9 @@ def test_thread_of_another_agent_is_not_found_and_not_handed_off(
             workspace,
             AgentCreate(slug="otro-bot", instructions=INSTRUCTIONS, kind="external"),
         )
-        agent_id = external.agent_id if bound else None
-        key = create_key(session, workspace, agent_id=agent_id, scopes=["guardrails:review"]).secret
+        key = create_key(
+            session, workspace, agent_id=external.agent_id, scopes=["guardrails:review"]
+        ).secret
         thread = Conversation(workspace_id=external.workspace_id, agent_id=other.id)
         session.add(thread)
         session.flush()

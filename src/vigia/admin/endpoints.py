@@ -8,13 +8,23 @@ from fastapi import APIRouter, Path
 
 from vigia.admin import schemas
 from vigia.agents import service as agents
-from vigia.agents.schemas import AgentCreate, AgentList, AgentOut, AgentPatch, PublishedOut
+from vigia.agents.schemas import (
+    AgentCreate,
+    AgentList,
+    AgentOut,
+    AgentPatch,
+    PublishedOut,
+    RollbackIn,
+    RolledBackOut,
+)
 from vigia.conversations import service as conversations
 from vigia.conversations.schemas import ConversationOut, HandoffOut, OperatorReplyOut
 from vigia.deps import Admin, Db
 from vigia.engine.runs import run_view
 from vigia.engine.schemas import RunOut
 from vigia.engine.stages import budget
+from vigia.knowledge.changes import pending_changes
+from vigia.knowledge.schemas import KnowledgeChangeList, KnowledgeChangeOut
 from vigia.llm.settings import SECRET_NAME
 from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
@@ -130,6 +140,23 @@ def publish_agent(workspace: str, slug: str, _: Admin, db: Db) -> PublishedOut:
     return PublishedOut(slug=slug, version=version.number)
 
 
+@router.post("/workspaces/{workspace}/agents/{slug}/rollback")
+def rollback_agent(workspace: str, slug: str, body: RollbackIn, _: Admin, db: Db) -> RolledBackOut:
+    """Publishes an earlier version again (its configuration and its knowledge)."""
+    ws = workspaces.find_workspace(db, workspace)
+    version = agents.rollback(db, agents.get_agent(db, ws.id, slug), body.version)
+    return RolledBackOut(slug=slug, version=version.number, restored=body.version)
+
+
+@router.get("/workspaces/{workspace}/agents/{slug}/knowledge-changes")
+def agent_knowledge_changes(workspace: str, slug: str, _: Admin, db: Db) -> KnowledgeChangeList:
+    """Documents added, replaced or removed in the draft's bases that production does not
+    read yet (they reach it with the next publish)."""
+    ws = workspaces.find_workspace(db, workspace)
+    changes = pending_changes(db, agents.get_agent(db, ws.id, slug))
+    return KnowledgeChangeList(changes=[KnowledgeChangeOut.model_validate(c) for c in changes])
+
+
 @router.post("/workspaces/{workspace}/keys", status_code=201)
 def create_key(workspace: str, body: schemas.KeyCreate, _: Admin, db: Db) -> IssuedKeyOut:
     """A new key; the secret is in this response only."""
@@ -173,7 +200,7 @@ def get_run_any(run_id: str, _: Admin, db: Db) -> RunOut:
 @router.get("/workspaces/{workspace}/conversations/{conversation_id}")
 def get_conversation(workspace: str, conversation_id: str, _: Admin, db: Db) -> ConversationOut:
     ws = workspaces.find_workspace(db, workspace)
-    row = conversations.get_conversation(db, ws.id, conversation_id)
+    row = conversations.reach_conversation(db, ws.id, conversation_id)
     return conversations.conversation_view(db, row)
 
 

@@ -34,3 +34,6 @@ class AgentVersion(Base):
     number: Mapped[int]
     config: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = created_column()
+    knowledge_at: Mapped[datetime | None] = mapped_column(default=None)
+    """The moment whose knowledge the version reads (``created_at`` when None; a rollback
+    copies the moment of the version it restores)."""

@@ -84,6 +84,10 @@ class AgentConfig(BaseModel):
     tool_steps: Integer = Field(
         default=4, ge=1, le=20, description="Most rounds of tool calls one turn may run."
     )
+    handoff_on_request: bool = Field(
+        default=True,
+        description="Hand the conversation to the team when the customer asks for a person.",
+    )
 
 
 class AgentPatch(BaseModel):
@@ -100,6 +104,7 @@ class AgentPatch(BaseModel):
     language: Language | None = None
     tools: HttpTools | None = None
     tool_steps: Integer | None = Field(default=None, ge=1, le=20)
+    handoff_on_request: bool | None = None
 
 
 class AgentCreate(AgentPatch):
@@ -136,3 +141,17 @@ class PublishedOut(BaseModel):
 
     slug: str
     version: int
+
+
+class RollbackIn(BaseModel):
+    """The published version to answer from again."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: Integer = Field(ge=1, le=2_147_483_647)
+
+
+class RolledBackOut(PublishedOut):
+    """The new version a rollback published, and the version it restores."""
+
+    restored: int

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent, AgentVersion
@@ -129,6 +130,26 @@ def publish(session: Session, agent: Agent) -> AgentVersion:
     return version
 
 
+def rollback(session: Session, agent: Agent, number: int) -> AgentVersion:
+    """Publishes version ``number`` again as the next version: its configuration and the
+    knowledge it read (its moment), so production answers as it did; the draft is kept."""
+    old = session.scalars(
+        select(AgentVersion).where(AgentVersion.agent_id == agent.id, AgentVersion.number == number)
+    ).first()
+    if old is None:
+        raise NotFound(f"agent '{agent.slug}' has no version {number}")
+    version = AgentVersion(
+        agent_id=agent.id,
+        number=draft_number(agent),
+        config=dict(old.config),
+        knowledge_at=old.knowledge_at or old.created_at,
+    )
+    session.add(version)
+    agent.published_version = version.number
+    session.flush()
+    return version
+
+
 @dataclass(frozen=True)
 class ResolvedAgent:
     """The config a key runs: the published version (production) or the draft.
@@ -170,6 +191,64 @@ def resolve(session: Session, agent: AgentRow, env: str) -> ResolvedAgent:
         )
     config = _version_config(session, agent, agent.published_version)
     return ResolvedAgent(agent, config, agent.published_version, "production")
+
+
+def version_moment(version: AgentVersion) -> datetime:
+    """The moment whose knowledge ``version`` reads (docs/knowledge.md "Versions")."""
+    return version.knowledge_at or version.created_at
+
+
+_MOMENTS: LRUCache[tuple[str, str, int], datetime] = LRUCache(4096)
+
+
+def published_moment(session: Session, agent_id: str, number: int) -> datetime:
+    """The knowledge moment of published version ``number`` of the agent."""
+
+    def load() -> datetime:
+        version = session.scalars(
+            select(AgentVersion).where(
+                AgentVersion.agent_id == agent_id, AgentVersion.number == number
+            )
+        ).one()
+        return version_moment(version)
+
+    return _MOMENTS.get_or_put((str(session.get_bind().engine.url), agent_id, number), load)
+
+
+def moment_read_between(
+    session: Session, workspace_id: str, since: datetime, until: datetime
+) -> bool:
+    """Whether a published version of the workspace reads knowledge of a moment in
+    [since, until)."""
+    moment = func.coalesce(AgentVersion.knowledge_at, AgentVersion.created_at)
+    found = session.scalar(
+        select(func.count())
+        .select_from(AgentVersion)
+        .join(Agent, Agent.id == AgentVersion.agent_id)
+        .where(Agent.workspace_id == workspace_id, moment >= since, moment < until)
+    )
+    return bool(found)
+
+
+@dataclass(frozen=True)
+class PublishedKnowledge:
+    """What the published version reads: its bases, as of its moment."""
+
+    knowledge_bases: list[str]
+    moment: datetime
+
+
+def published_knowledge(session: Session, agent: AgentRow) -> PublishedKnowledge | None:
+    """The published version's bases and moment; None before the first publish."""
+    if agent.published_version is None:
+        return None
+    version = session.scalars(
+        select(AgentVersion).where(
+            AgentVersion.agent_id == agent.id, AgentVersion.number == agent.published_version
+        )
+    ).one()
+    config = AgentConfig.model_validate(version.config)
+    return PublishedKnowledge(config.knowledge_bases, version_moment(version))
 
 
 def list_versions(session: Session, agent_id: str) -> list[AgentVersion]:

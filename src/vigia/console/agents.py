@@ -1,10 +1,11 @@
-"""Agentes: the list, an agent's configuration (draft, diff, publish, versions) and its page."""
+"""Agentes: the list, an agent's configuration (draft, diff, publish, versions, rollback) and
+its page."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi import Form as Field
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
@@ -29,6 +30,7 @@ from vigia.console.responses import Checked, Form, see_other
 from vigia.deps import Db
 from vigia.errors import VigiaError
 from vigia.knowledge import service as knowledge
+from vigia.knowledge.changes import pending_changes
 from vigia.workspaces import secrets
 
 router = APIRouter(prefix="/console/w/{ws}/agents", include_in_schema=False)
@@ -93,6 +95,7 @@ def _agent_page(
 ) -> Response:
     draft = AgentConfig.model_validate(agent.draft)
     published = _published(db, agent)
+    knowledge_changes = pending_changes(db, agent) if agent.kind == "internal" else []
     return page(
         request,
         "agent.html",
@@ -104,7 +107,8 @@ def _agent_page(
         topics=topics_text(draft),
         tools=tools_text(draft),
         diff=draft_diff(published, draft) if agent.kind == "internal" else [],
-        unpublished=published is None or published != draft,
+        knowledge_changes=knowledge_changes,
+        unpublished=published is None or published != draft or bool(knowledge_changes),
         versions=agents.list_versions(db, agent.id),
         knowledge_bases=knowledge.list_knowledge_bases(db, access.workspace),
         guardrails=GUARDRAILS,
@@ -149,4 +153,16 @@ def save_draft(request: Request, slug: str, access: Configurer, db: Db, form: Fo
 def publish(slug: str, access: Configurer, db: Db) -> Response:
     """Freezes the draft as the next version."""
     agents.publish(db, agents.get_agent(db, access.workspace.id, slug))
+    return see_other(f"{access.base}/agents/{slug}")
+
+
+@router.post("/{slug}/versions/{number}/rollback", dependencies=Checked)
+def rollback(
+    slug: str,
+    number: Annotated[int, Path(ge=1, le=2_147_483_647)],
+    access: Configurer,
+    db: Db,
+) -> Response:
+    """Publishes an earlier version again, with the knowledge it read."""
+    agents.rollback(db, agents.get_agent(db, access.workspace.id, slug), number)
     return see_other(f"{access.base}/agents/{slug}")

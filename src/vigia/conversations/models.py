@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, false
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from vigia.db.base import Base, created_column, id_column, utcnow
@@ -16,12 +16,17 @@ class Conversation(Base):
     __table_args__ = (
         Index("ix_conversations_workspace", "workspace_id"),
         Index("ix_conversations_created", "created_at"),
+        UniqueConstraint(
+            "workspace_id", "agent_id", "external_id", name="uq_conversations_external"
+        ),
     )
 
     id: Mapped[str] = id_column()
     workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
     agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
     handoff: Mapped[bool] = mapped_column(default=False)
+    external_id: Mapped[str | None] = mapped_column(String(64), default=None)
+    """An external agent's own id for the conversation (its review ``threadId``)."""
     created_at: Mapped[datetime] = created_column()
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

@@ -46,6 +46,8 @@ class ConversationOut(BaseModel):
 
     id: str
     agent_id: str
+    external_id: str | None = None
+    """An external agent's own id for the conversation (the ``threadId`` of its reviews)."""
     handoff: bool
     created_at: Timestamp
     messages: list[MessageOut]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, true, update
 from sqlalchemy.orm import Session
 
 from vigia.conversations.models import Conversation, Message
@@ -24,6 +24,27 @@ def get_conversation(session: Session, workspace_id: str, conversation_id: str) 
         raise NotFound("conversation not found")
     row = session.get(Conversation, conversation_id)
     if row is None or row.workspace_id != workspace_id:
+        raise NotFound("conversation not found")
+    return row
+
+
+def reach_conversation(
+    session: Session, workspace_id: str, conversation_id: str, agent_id: str | None = None
+) -> Conversation:
+    """A conversation of the workspace (of ``agent_id`` only, when given) named by its id or
+    by an external agent's own id for it (when that names exactly one); else not found."""
+    row = session.get(Conversation, conversation_id) if len(conversation_id) <= 64 else None
+    if row is None and len(conversation_id) <= 64:
+        query = select(Conversation).where(
+            Conversation.workspace_id == workspace_id, Conversation.external_id == conversation_id
+        )
+        if agent_id is not None:
+            query = query.where(Conversation.agent_id == agent_id)
+        found = session.scalars(query.limit(2)).all()
+        row = found[0] if len(found) == 1 else None
+    if row is None or row.workspace_id != workspace_id:
+        raise NotFound("conversation not found")
+    if agent_id is not None and row.agent_id != agent_id:
         raise NotFound("conversation not found")
     return row
 
@@ -81,8 +102,11 @@ def list_conversations(
     return [ConversationSummary(row[0], row.n or 0, lasts.get(row.last_id)) for row in rows]
 
 
-def history(session: Session, conversation_id: str, turns: int) -> list[ChatMessage]:
-    """The last ``turns`` exchanges (user + reply) of the conversation, oldest first.
+def history(
+    session: Session, conversation_id: str, turns: int, before: int | None = None
+) -> list[ChatMessage]:
+    """The last ``turns`` exchanges (user + reply) of the conversation, oldest first; with
+    ``before``, of the messages stored before the message of that id.
 
     Tool results and assistant messages that only asked for tools are not memory: the
     reply that used them is.
@@ -97,6 +121,7 @@ def history(session: Session, conversation_id: str, turns: int) -> list[ChatMess
             Message.role.in_(MEMORY_ROLES),
             Message.content != "",
             Message.flagged.is_(False),
+            Message.id < before if before is not None else true(),
         )
         .order_by(Message.id.desc())
         .limit(turns * 2)
@@ -145,11 +170,21 @@ def set_handoff(session: Session, conversation: Conversation, on: bool) -> Conve
     return conversation
 
 
+def hand_off(session: Session, conversation_id: str) -> None:
+    """Hands the conversation to the team (a Core update: the turn's own transaction)."""
+    session.execute(
+        update(table_of(Conversation))
+        .where(table_of(Conversation).c.id == conversation_id)
+        .values(handoff=True, updated_at=utcnow())
+    )
+
+
 def conversation_view(session: Session, conversation: Conversation) -> ConversationOut:
     """The conversation with its messages, as the admin API and the CLI show it."""
     return ConversationOut(
         id=conversation.id,
         agent_id=conversation.agent_id,
+        external_id=conversation.external_id,
         handoff=conversation.handoff,
         created_at=conversation.created_at,
         messages=[MessageOut.model_validate(m) for m in messages(session, conversation.id)],

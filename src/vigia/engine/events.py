@@ -36,9 +36,14 @@ class Citation:
 
 @dataclass(frozen=True)
 class TextDelta:
-    """A checked piece of the answer (a sentence when the output is guarded)."""
+    """A checked piece of the answer (a sentence when the output is guarded).
+
+    ``refusal``: the text stands in for a structured reply that is not given (a blocked
+    check, a paused budget): OpenAI's ``refusal``, never the JSON ``content``.
+    """
 
     text: str
+    refusal: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,8 @@ class TurnResult:
     """Calls of client tools the turn ended with (then ``finish_reason`` is ``tool_calls``)."""
     finish_reason: str = "stop"
     """``stop``, ``length`` (the model ran out of ``max_tokens``) or ``tool_calls``."""
+    refusal: bool = False
+    """``content`` is the refusal of a structured reply (see ``TextDelta.refusal``)."""
 
 
 EngineEvent = TextDelta | ClientToolCalls | TurnResult

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from vigia.agents.service import AgentRow, find_agent_row, resolve
 from vigia.conversations import service as conversations
+from vigia.conversations.person_request import asks_for_person
 from vigia.db.base import new_id
 from vigia.db.session import session_scope, write_scope
 from vigia.engine.cost import expected_cost_usd
@@ -23,6 +24,7 @@ from vigia.engine.stages.generation import Generation, model_request
 from vigia.engine.stages.history import load_history
 from vigia.engine.stages.input_guardrails import check_input
 from vigia.engine.stages.persistence import release_reservation, save_failed_run, save_turn
+from vigia.engine.stages.response_format import require_structured_support
 from vigia.engine.stages.retrieval import retrieve
 from vigia.engine.stages.tool_setup import prepare_tools
 from vigia.engine.trace import StageRecord
@@ -57,6 +59,7 @@ def _open_turn(
     else:
         conversation_id, new = new_id(), True
     config = resolved.config
+    require_structured_support(request, config.model)
     if config.model.provider != "embedded":
         model = resolve_model(session, workspace.id, config.model)
         config = config.model_copy(update={"model": model})
@@ -119,6 +122,11 @@ def prepare(request: TurnRequest, locate: AgentLocator | None = None) -> Turn:
         if checked.blocked:
             turn.early = EarlyAnswer("blocked", turn.config.replies.blocked)
             return turn
+        if turn.config.handoff_on_request and asks_for_person(turn.message):
+            turn.hands_off = True
+            trace.add(StageRecord("handoff", trace.stages[-1].started_at, 0.0, "requested"))
+            turn.early = EarlyAnswer("handoff", turn.config.replies.holding)
+            return turn
         turn.history = trace.run("history", load_history, session, turn).messages
         if turn.uses_tools and trace.run("tools", prepare_tools, session, turn).flagged:
             turn.note_fired(["injection"])
@@ -131,7 +139,7 @@ def execute(turn: Turn) -> Iterator[EngineEvent]:
     """Generates and checks the answer; yields checked text, then the ``TurnResult``."""
     if turn.early is not None:
         if turn.early.content:
-            yield TextDelta(turn.early.content)
+            yield TextDelta(turn.early.content, refusal=turn.request.structured)
         yield _finish(turn, turn.early.status, turn.early.content)
         return
     generation = Generation(turn)
@@ -181,6 +189,7 @@ def _finish(
         budget_alert=turn.budget_alert,
         tool_calls=calls or [],
         finish_reason=finish,
+        refusal=turn.request.structured and status != "ok" and bool(content),
     )
     save_turn(turn, result, generation.model.name if generation is not None else "")
     return result

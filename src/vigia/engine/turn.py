@@ -77,6 +77,8 @@ class Turn:
     """The workspace's tool hosts (read when the agent has tools)."""
     input_flagged: bool = False
     """The message is stored marked as blocked (a handoff turn whose input a check blocked)."""
+    hands_off: bool = False
+    """The customer asked for a person: the turn hands the conversation to the team."""
 
     @property
     def message(self) -> str:

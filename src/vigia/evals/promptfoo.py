@@ -44,7 +44,10 @@ def _status_asserts(status: str, replies: Replies) -> list[dict[str, Any]]:
         return [{"type": "icontains-any", "value": [literal(t) for t in blocked_texts]}]
     if status == "ok":
         return [{"type": "not-icontains", "value": literal(t)} for t in blocked_texts]
-    # A conversation held by a person, or a block with no configured texts: an empty reply.
+    if status == "handoff" and replies.holding:
+        # A fresh conversation is handed off only when the customer asks for a person.
+        return [{"type": "icontains", "value": literal(replies.holding)}]
+    # A block with no configured texts (or a handoff with no holding text): an empty reply.
     return [{"type": "equals", "value": ""}]
 
 

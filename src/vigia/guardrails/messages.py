@@ -89,28 +89,17 @@ def verdicts_for(
     return list(found)
 
 
-def check_messages(
-    messages: Sequence[str], config: GuardrailsConfig, lengths_only: Sequence[str] = ()
-) -> list[Verdict]:
-    """The input guardrails over a request: every check on each of ``messages`` (the
-    contact's, the new one last), the length check alone on ``lengths_only`` (the other
-    messages the client sent, such as earlier replies).
+def check_messages(messages: Sequence[str], config: GuardrailsConfig) -> list[Verdict]:
+    """The input guardrails over a request: every check on each of ``messages`` (every
+    message the client sent, whatever its role).
 
     One verdict per check, as ``check_message`` names them: it fails when it fails on any
     message, and then carries the first failing message's detail plus ``message`` (that
-    message's position in ``messages``, or ``"other"``) and ``messages_failed``.
+    message's position in ``messages``) and ``messages_failed``.
     """
     settings = config.model_dump_json()
     _within_budget(messages, config, settings)
-    per_message: list[tuple[int | str, list[Verdict]]] = [
-        (i, verdicts_for(m, config, settings)) for i, m in enumerate(messages)
-    ]
-    if lengths_only and config.length != "off":
-        length_config = config.model_copy(update={"injection": "off", "topics": "off"})
-        length_settings = length_config.model_dump_json()
-        per_message += [
-            ("other", verdicts_for(m, length_config, length_settings)) for m in lengths_only
-        ]
+    per_message = [(i, verdicts_for(m, config, settings)) for i, m in enumerate(messages)]
     merged: dict[str, Verdict] = {}
     failed: dict[str, int] = {}
     for position, verdicts in per_message:

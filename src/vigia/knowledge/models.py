@@ -1,4 +1,5 @@
-"""Tables: knowledge bases of a workspace, their documents and the documents' chunks."""
+"""Tables: knowledge bases of a workspace, their documents, the documents' revisions (what
+each published agent version sees, docs/knowledge.md "Versions") and the chunks."""
 
 from __future__ import annotations
 
@@ -46,6 +47,26 @@ class KnowledgeDocument(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
 
+class KnowledgeRevision(Base):
+    """One upload of a document: live from ``added_at`` until ``removed_at`` (replaced or
+    removed). Its chunks are the search collection ``collection``; a version published at
+    time T reads the revisions live at T, the draft those not removed."""
+
+    __tablename__ = "knowledge_revisions"
+    __table_args__ = (Index("ix_knowledge_revisions_kb", "knowledge_base_id", "removed_at"),)
+
+    id: Mapped[str] = id_column()
+    knowledge_base_id: Mapped[str] = mapped_column(
+        ForeignKey("knowledge_bases.id", ondelete="CASCADE")
+    )
+    document_id: Mapped[str] = mapped_column(
+        ForeignKey("knowledge_documents.id", ondelete="CASCADE")
+    )
+    collection: Mapped[str] = mapped_column(String(80))
+    added_at: Mapped[datetime] = created_column()
+    removed_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
 class KnowledgeChunk(Base):
     __tablename__ = "knowledge_chunks"
     __table_args__ = (
@@ -58,6 +79,7 @@ class KnowledgeChunk(Base):
         ForeignKey("knowledge_documents.id", ondelete="CASCADE")
     )
     knowledge_base_id: Mapped[str] = mapped_column(String(36))
+    revision_id: Mapped[str | None] = mapped_column(String(36), default=None, index=True)
     seq: Mapped[int]
     text: Mapped[str] = mapped_column(Text)
     page: Mapped[int | None] = mapped_column(default=None)

@@ -7,19 +7,22 @@ and the dense top ``READ_DENSE`` ordered by each passage's best sentence for the
 that holds the answering sentence comes first even when the whole chunk matched less well.
 The ``score`` shown on citations is a relevance the user can read: the mean of the cosine
 similarity (clipped to 0–1) and the share of the query's terms the passage contains.
+``at`` says whose knowledge is searched: a published version's moment, or the draft's
+(None; ``vigia.knowledge.versions``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from vigia.knowledge.embedding import embedder_for
 from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
-from vigia.knowledge.service import collection_of
+from vigia.knowledge.versions import collections_at
 from vigia.llm.protocol import Passage
 from vigia.llm.reading import by_best_sentence
 from vigia.search import Hit, index_for
@@ -48,12 +51,16 @@ def _hits(
     query: str,
     wanted: Sequence[tuple[Mode, int]],
     embed: bool,
+    at: datetime | None,
 ) -> list[Hit]:
-    """For each ``(mode, limit)`` in turn, the best ``limit`` hits of ``kbs``; each entry
-    once (where first found). The query is embedded once per embedder, if ``embed``."""
+    """For each ``(mode, limit)`` in turn, the best ``limit`` hits of ``kbs`` as read at
+    ``at``; each entry once (where first found). The query is embedded once per embedder,
+    if ``embed``."""
     by_embedder: dict[str, list[str]] = defaultdict(list)
+    live = collections_at(session, kbs, at)
     for kb in kbs:
-        by_embedder[kb.embedder].append(collection_of(kb.id))
+        if live.get(kb.id):
+            by_embedder[kb.embedder] += live[kb.id]
     index = index_for(session)
     vectors = {
         name: embedder_for(name).queries([query])[0] if embed else None for name in by_embedder
@@ -106,12 +113,13 @@ def search_knowledge(
     query: str,
     limit: int = 5,
     mode: Mode = "hybrid",
+    at: datetime | None = None,
 ) -> list[Passage]:
     """The best ``limit`` passages of ``kbs`` for ``query``, best first."""
     query = query[:MAX_QUERY_CHARS]
     if not kbs or not query.strip():
         return []
-    hits = _hits(session, kbs, query, [(mode, limit)], embed=mode != "lexical")
+    hits = _hits(session, kbs, query, [(mode, limit)], embed=mode != "lexical", at=at)
     return _passages(session, query, hits)
 
 
@@ -121,6 +129,7 @@ def reading_pool(
     query: str,
     lexical: int = READ_LEXICAL,
     dense: int = READ_DENSE,
+    at: datetime | None = None,
 ) -> list[Passage]:
     """The passages an agent's reading is drawn from: the lexical top ``lexical``, then the
     dense top ``dense`` not among them, each in its index's order."""
@@ -128,22 +137,33 @@ def reading_pool(
     if not kbs or not query.strip():
         return []
     wanted: list[tuple[Mode, int]] = [("lexical", lexical), ("dense", dense)]
-    return _passages(session, query, _hits(session, kbs, query, wanted, embed=True))
+    return _passages(session, query, _hits(session, kbs, query, wanted, embed=True, at=at))
 
 
 def read_passages(
-    session: Session, kbs: Sequence[KnowledgeBase], query: str, limit: int = 5
+    session: Session,
+    kbs: Sequence[KnowledgeBase],
+    query: str,
+    limit: int = 5,
+    at: datetime | None = None,
 ) -> list[Passage]:
     """The ``limit`` passages an agent reads: the reading pool (at least ``limit`` from each
     side) ordered by their best sentence for ``query``."""
-    pool = reading_pool(session, kbs, query, max(limit, READ_LEXICAL), max(limit, READ_DENSE))
+    lexical, dense = max(limit, READ_LEXICAL), max(limit, READ_DENSE)
+    pool = reading_pool(session, kbs, query, lexical, dense, at)
     return by_best_sentence(query[:MAX_QUERY_CHARS], pool)[:limit]
 
 
 def search_workspace(
-    session: Session, workspace_id: str, kb_ids: Sequence[str], query: str, limit: int = 5
+    session: Session,
+    workspace_id: str,
+    kb_ids: Sequence[str],
+    query: str,
+    limit: int = 5,
+    at: datetime | None = None,
 ) -> list[Passage]:
-    """``read_passages`` of the listed knowledge bases that belong to ``workspace_id``."""
+    """``read_passages`` of the listed knowledge bases that belong to ``workspace_id``, as
+    read at ``at`` (a published version's moment; None: the draft)."""
     ids = list(dict.fromkeys(kb_ids))
     kbs = list(
         session.scalars(
@@ -152,4 +172,4 @@ def search_workspace(
             .order_by(KnowledgeBase.id)
         )
     )
-    return read_passages(session, kbs, query, limit)
+    return read_passages(session, kbs, query, limit, at)

@@ -157,3 +157,17 @@ class PassageOut(CitationOut):
 
 class PassageList(BaseModel):
     passages: list[PassageOut]
+
+
+class KnowledgeChangeOut(BaseModel):
+    """A document whose knowledge production does not read yet (docs/knowledge.md)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    knowledge_base: str
+    document: str
+    change: Literal["added", "replaced", "removed"]
+
+
+class KnowledgeChangeList(BaseModel):
+    changes: list[KnowledgeChangeOut]

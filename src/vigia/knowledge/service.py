@@ -1,7 +1,9 @@
 """Knowledge bases and their documents: create, upload (parse, chunk, embed, index), delete.
 
 Every write happens in the caller's session: a document is indexed entirely or not at all.
-Parsing and embedding come before the first write, so a bad file changes nothing.
+Parsing and embedding come before the first write, so a bad file changes nothing. Writes
+change the draft's knowledge: each upload is a new revision, a replaced or removed one is
+retired (``vigia.knowledge.versions``), so published versions keep what they had.
 """
 
 from __future__ import annotations
@@ -13,19 +15,29 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 import numpy as np
-from sqlalchemy import delete, func, select
+from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.orm import Session
 
 from vigia.agents.schemas import AgentConfig, AgentPatch
 from vigia.agents.service import Agent, update_draft
-from vigia.db.base import utcnow
+from vigia.db.base import new_id, utcnow
 from vigia.embeddings import Vectors
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge
 from vigia.fields import has_control_characters
 from vigia.knowledge.chunking import Chunk, chunk_blocks
 from vigia.knowledge.embedding import BATCH, DEFAULT_EMBEDDER, EMBEDDERS, embedder_for
-from vigia.knowledge.models import KnowledgeBase, KnowledgeChunk, KnowledgeDocument
+from vigia.knowledge.models import (
+    KnowledgeBase,
+    KnowledgeChunk,
+    KnowledgeDocument,
+    KnowledgeRevision,
+)
 from vigia.knowledge.parsers import document_kind, parse_document
+from vigia.knowledge.versions import (
+    collection_of,
+    retire,
+    revision_collection,
+)
 from vigia.observability import report
 from vigia.search import Entry, index_for
 from vigia.workspaces.service import Workspace
@@ -37,11 +49,6 @@ MAX_CHUNKS_PER_DOCUMENT = 20_000
 MAX_KNOWLEDGE_BASES = 200
 
 Progress = Callable[[int, int], None]
-
-
-def collection_of(kb_id: str) -> str:
-    """The search collection that holds a knowledge base's chunks."""
-    return f"kb:{kb_id}"
 
 
 def create_knowledge_base(
@@ -97,70 +104,103 @@ def get_knowledge_base(session: Session, workspace: Workspace, kb_id: str) -> Kn
     return kb
 
 
+def _live() -> ColumnElement[bool]:
+    return KnowledgeRevision.removed_at.is_(None)
+
+
 def sizes(session: Session, kb: KnowledgeBase) -> tuple[int, int]:
-    """How many documents and chunks the knowledge base holds."""
+    """How many documents and chunks the knowledge base holds (its draft's)."""
     documents = session.scalar(
         select(func.count())
-        .select_from(KnowledgeDocument)
-        .where(KnowledgeDocument.knowledge_base_id == kb.id)
+        .select_from(KnowledgeRevision)
+        .where(KnowledgeRevision.knowledge_base_id == kb.id, _live())
     )
     chunks = session.scalar(
         select(func.count())
         .select_from(KnowledgeChunk)
-        .where(KnowledgeChunk.knowledge_base_id == kb.id)
+        .join(KnowledgeRevision, KnowledgeRevision.id == KnowledgeChunk.revision_id)
+        .where(KnowledgeRevision.knowledge_base_id == kb.id, _live())
     )
     return documents or 0, chunks or 0
 
 
 def delete_knowledge_base(session: Session, kb: KnowledgeBase) -> None:
-    """Deletes the knowledge base with every document, chunk and index entry."""
-    index_for(session).drop(session, collection_of(kb.id))
+    """Deletes the knowledge base with every document, revision, chunk and index entry."""
+    index = index_for(session)
+    collections = set(
+        session.scalars(
+            select(KnowledgeRevision.collection).where(KnowledgeRevision.knowledge_base_id == kb.id)
+        )
+    )
+    for collection in sorted(collections | {collection_of(kb.id)}):
+        index.drop(session, collection)
     session.execute(delete(KnowledgeChunk).where(KnowledgeChunk.knowledge_base_id == kb.id))
+    session.execute(delete(KnowledgeRevision).where(KnowledgeRevision.knowledge_base_id == kb.id))
     session.execute(delete(KnowledgeDocument).where(KnowledgeDocument.knowledge_base_id == kb.id))
     session.delete(kb)
     session.flush()
 
 
 def list_documents(session: Session, kb: KnowledgeBase) -> list[KnowledgeDocument]:
+    """The documents of the draft's knowledge (those with a live revision), by name."""
     return list(
         session.scalars(
             select(KnowledgeDocument)
-            .where(KnowledgeDocument.knowledge_base_id == kb.id)
+            .join(KnowledgeRevision, KnowledgeRevision.document_id == KnowledgeDocument.id)
+            .where(KnowledgeDocument.knowledge_base_id == kb.id, _live())
             .order_by(KnowledgeDocument.name)
         )
     )
 
 
+def live_revision(session: Session, doc: KnowledgeDocument) -> KnowledgeRevision | None:
+    """The document's revision the draft reads, if it has one."""
+    return session.scalars(
+        select(KnowledgeRevision).where(KnowledgeRevision.document_id == doc.id, _live())
+    ).first()
+
+
 def get_document(session: Session, kb: KnowledgeBase, document_id: str) -> KnowledgeDocument:
     doc = session.get(KnowledgeDocument, document_id)
-    if doc is None or doc.knowledge_base_id != kb.id:
+    if doc is None or doc.knowledge_base_id != kb.id or live_revision(session, doc) is None:
         raise NotFound(f"document '{document_id}' not found")
     return doc
 
 
 def document_chunks(session: Session, doc: KnowledgeDocument) -> list[KnowledgeChunk]:
+    """The chunks of the document's live revision, in reading order."""
+    revision = live_revision(session, doc)
+    if revision is None:
+        return []
     return list(
         session.scalars(
             select(KnowledgeChunk)
-            .where(KnowledgeChunk.document_id == doc.id)
+            .where(KnowledgeChunk.revision_id == revision.id)
             .order_by(KnowledgeChunk.seq)
         )
     )
 
 
-def _remove_chunks(session: Session, kb: KnowledgeBase, doc: KnowledgeDocument) -> None:
-    keys = list(
-        session.scalars(select(KnowledgeChunk.id).where(KnowledgeChunk.document_id == doc.id))
+def _forget_if_unread(session: Session, doc: KnowledgeDocument) -> None:
+    """Deletes a document row no revision refers to any more."""
+    left = session.scalar(
+        select(func.count())
+        .select_from(KnowledgeRevision)
+        .where(KnowledgeRevision.document_id == doc.id)
     )
-    index_for(session).remove(session, collection_of(kb.id), keys)
-    session.execute(delete(KnowledgeChunk).where(KnowledgeChunk.document_id == doc.id))
+    if not left:
+        session.delete(doc)
+    session.flush()
 
 
 def delete_document(session: Session, kb: KnowledgeBase, doc: KnowledgeDocument) -> None:
-    """Deletes a document with all its chunks and index entries."""
-    _remove_chunks(session, kb, doc)
-    session.delete(doc)
-    session.flush()
+    """Removes a document from the draft's knowledge; published versions that read it keep
+    it until none can (``versions.retire``)."""
+    revision = live_revision(session, doc)
+    if revision is not None:
+        retire(session, kb, revision, utcnow())
+    kb.updated_at = utcnow()
+    _forget_if_unread(session, doc)
 
 
 def document_name(name: str) -> str:
@@ -222,13 +262,15 @@ def add_document(
             KnowledgeDocument.knowledge_base_id == kb.id, KnowledgeDocument.name == name
         )
     ).first()
-    replaced = doc is not None
+    now = utcnow()
+    previous = live_revision(session, doc) if doc is not None else None
     if doc is None:
         doc = KnowledgeDocument(knowledge_base_id=kb.id, name=name)
         session.add(doc)
     else:
-        _remove_chunks(session, kb, doc)
-        doc.updated_at = utcnow()
+        if previous is not None:
+            retire(session, kb, previous, now)
+        doc.updated_at = now
     doc.media_type = parsed.media_type
     doc.url = url or parsed.url
     doc.size_bytes = len(data)
@@ -236,10 +278,20 @@ def add_document(
     doc.pages = parsed.pages
     doc.chunk_count = len(chunks)
     session.flush()
+    revision_id = new_id()
+    revision = KnowledgeRevision(
+        id=revision_id,
+        knowledge_base_id=kb.id,
+        document_id=doc.id,
+        collection=revision_collection(revision_id),
+        added_at=now,
+    )
+    session.add(revision)
     rows = [
         KnowledgeChunk(
             document_id=doc.id,
             knowledge_base_id=kb.id,
+            revision_id=revision.id,
             seq=seq,
             text=chunk.text,
             page=chunk.page,
@@ -253,11 +305,11 @@ def add_document(
         Entry(row.id, chunk.indexed_text(parsed.title), vectors[i])
         for i, (row, chunk) in enumerate(zip(rows, chunks, strict=True))
     ]
-    index_for(session).add(session, collection_of(kb.id), entries)
-    kb.updated_at = utcnow()
+    index_for(session).add(session, revision.collection, entries)
+    kb.updated_at = now
     session.flush()
     report.knowledge_indexed(len(chunks), time.perf_counter() - started)
-    return Upload(doc, replaced)
+    return Upload(doc, previous is not None)
 
 
 def _embed(

@@ -243,10 +243,14 @@ class AssistantToolCall(BaseModel):
 
 
 class AssistantMessage(BaseModel):
-    """The answer; with client tool calls, ``content`` is null when the model said nothing."""
+    """The answer; with client tool calls, ``content`` is null when the model said nothing.
+
+    A structured reply (``response_format`` JSON) that is not given has ``content`` null and
+    the reason in ``refusal``, as OpenAI refuses (the SDKs' ``parse()`` reads it)."""
 
     role: Literal["assistant"] = "assistant"
     content: str | None
+    refusal: str | None = Field(default=None, exclude_if=_absent_when_none)
     tool_calls: list[AssistantToolCall] | None = Field(default=None, exclude_if=_absent_when_none)
 
 
@@ -286,6 +290,7 @@ class ToolCallDelta(BaseModel):
 class Delta(BaseModel):
     role: Literal["assistant"] | None = Field(default=None, exclude_if=_absent_when_none)
     content: str | None = Field(default=None, exclude_if=_absent_when_none)
+    refusal: str | None = Field(default=None, exclude_if=_absent_when_none)
     tool_calls: list[ToolCallDelta] | None = Field(default=None, exclude_if=_absent_when_none)
 
 
@@ -299,8 +304,8 @@ class ChatCompletionChunk(BaseModel):
     """One ``data:`` event of a streamed completion (the stream ends with ``data: [DONE]``).
 
     The chunk that finishes the answer carries ``usage`` and ``sherlock``; with
-    ``stream_options.include_usage`` the other chunks carry ``"usage": null`` and one more
-    chunk with no choices follows, with ``usage`` and ``sherlock`` again.
+    ``stream_options.include_usage`` every chunk carries ``"usage": null`` instead, and one
+    more chunk with no choices follows, the only one with ``usage`` and ``sherlock``.
     """
 
     id: str

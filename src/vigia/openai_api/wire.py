@@ -61,8 +61,10 @@ def tool_calls_out(calls: list[ToolCall]) -> list[AssistantToolCall] | None:
 
 def completion(model: str, result: TurnResult) -> ChatCompletion:
     """The ``chat.completion`` object for a finished turn."""
+    content = result.content if result.content or not result.tool_calls else None
     message = AssistantMessage(
-        content=result.content if result.content or not result.tool_calls else None,
+        content=None if result.refusal else content,
+        refusal=result.content if result.refusal else None,
         tool_calls=tool_calls_out(result.tool_calls),
     )
     return ChatCompletion(
@@ -91,10 +93,11 @@ def tool_call_deltas(calls: list[ToolCall]) -> Iterator[ToolCallDelta]:
 
 def chunks(model: str, events: Iterator[EngineEvent], include_usage: bool) -> Iterator[str]:
     """SSE lines: role chunk, a chunk per checked sentence (then the client tool calls, if
-    the turn ends with them), the final chunk, ``[DONE]``.
+    the turn ends with them), the finish chunk, ``[DONE]``.
 
-    With ``include_usage`` every chunk has ``usage`` (null until the end) and a last chunk
-    without choices repeats ``usage`` and ``sherlock``.
+    As OpenAI sends them: without ``include_usage`` the finish chunk carries ``usage`` (and
+    ``sherlock``); with it every chunk has ``"usage": null`` and one more chunk without
+    choices carries ``usage`` and ``sherlock``, so usage arrives once either way.
     """
     cid, created = completion_id(), int(time.time())
 
@@ -122,7 +125,9 @@ def _event_chunks(
 ) -> Iterator[str]:
     for event in events:
         if isinstance(event, TextDelta):
-            if event.text:
+            if event.text and event.refusal:
+                yield chunk([ChunkChoice(delta=Delta(refusal=event.text))])
+            elif event.text:
                 yield chunk([ChunkChoice(delta=Delta(content=event.text))])
             continue
         if isinstance(event, ClientToolCalls):
@@ -131,6 +136,8 @@ def _event_chunks(
             continue
         usage, sherlock = usage_of(event), sherlock_of(event)
         finish = ChunkChoice(delta=Delta(), finish_reason=event.finish_reason)
-        yield chunk([finish], usage, sherlock)
         if include_usage:
+            yield chunk([finish])
             yield chunk([], usage, sherlock)
+        else:
+            yield chunk([finish], usage, sherlock)

@@ -25,7 +25,15 @@ class ReviewRequest(BaseModel):
     instructions: str | None = Field(default=None, max_length=40_000)
     recentConversation: str | None = Field(default=None, max_length=3_000)
     sources: str | None = Field(default=None, max_length=20_000)
-    threadId: str | None = Field(default=None, min_length=1, max_length=64)
+    threadId: str | None = Field(
+        default=None,
+        min_length=1,
+        description=(
+            "A conversation of the workspace, or the agent's own id for one (up to 64 "
+            "characters; a new id starts a conversation of the agent). A longer id, or "
+            "another workspace's conversation, is a 404."
+        ),
+    )
 
 
 class Feedback(BaseModel):

@@ -18,7 +18,7 @@ from vigia.agents.models import Agent
 from vigia.agents.schemas import AgentConfig
 from vigia.agents.service import resolve
 from vigia.conversations.models import Conversation
-from vigia.conversations.service import add_message, get_conversation, set_handoff
+from vigia.conversations.service import add_message, set_handoff
 from vigia.db.session import session_scope, write_scope
 from vigia.errors import NotFound
 from vigia.guardrails.checks import (
@@ -30,6 +30,7 @@ from vigia.language import line_sentences
 from vigia.review.decision import decide
 from vigia.review.models import OutputReview
 from vigia.review.schemas import ReviewRequest, ReviewResponse
+from vigia.review.threads import Thread, find_thread, open_thread
 from vigia.workspaces.auth import KeyContext
 from vigia.workspaces.upstream import resolve_model
 
@@ -47,15 +48,6 @@ def external_agent(session: Session, key: KeyContext, agent_id: str) -> Agent:
     ):
         raise NotFound("agent not found")
     return agent
-
-
-def thread_of(session: Session, agent: Agent, thread_id: str) -> Conversation:
-    """The conversation ``thread_id`` of the reviewed agent; another agent's is a 404 (a key
-    bound to one agent must not reach, nor hand off, another agent's conversations)."""
-    conversation = get_conversation(session, agent.workspace_id, thread_id)
-    if conversation.agent_id != agent.id:
-        raise NotFound("conversation not found")
-    return conversation
 
 
 def stored_review(
@@ -103,16 +95,17 @@ def review_output(key: KeyContext, agent_id: str, request: ReviewRequest) -> Rev
     """Reviews (or returns the stored review of) one attempt of one turn.
 
     Reads in one session, runs the checks outside any transaction, then stores the review
-    (and its trace in the thread) in one short write transaction.
+    (and its trace in the thread, opening the thread's conversation if it is new) in one
+    short write transaction.
     """
     with session_scope() as session:
         agent = external_agent(session, key, agent_id)
         existing = stored_review(session, agent.id, request.turnKey, request.attempt)
         if existing is not None:
             return _response(existing)
-        conversation_id = None
+        thread: Thread | None = None
         if request.threadId:
-            conversation_id = thread_of(session, agent, request.threadId).id
+            thread = find_thread(session, key, agent, request.threadId)
         config = resolve(session, agent, key.env).config
         if config.model.provider != "embedded":
             model = resolve_model(session, agent.workspace_id, config.model)
@@ -124,7 +117,6 @@ def review_output(key: KeyContext, agent_id: str, request: ReviewRequest) -> Rev
             agent_id=agent.id,
             turn_key=request.turnKey,
             attempt=request.attempt,
-            conversation_id=conversation_id,
             verdict=str(result["verdict"]),
             action=str(result["action"]),
             result=result,
@@ -138,8 +130,9 @@ def review_output(key: KeyContext, agent_id: str, request: ReviewRequest) -> Rev
             if winner is None:  # pragma: no cover - the constraint fired, so the row exists
                 raise
             return _response(winner)
-        if conversation_id is not None:
-            conversation = thread_of(session, agent, conversation_id)
+        if thread is not None:
+            conversation = open_thread(session, agent, thread)
+            row.conversation_id = conversation.id
             _record_in_conversation(session, conversation, row, request)
         return _response(row)
 
@@ -156,8 +149,13 @@ def _record_in_conversation(
         "action": row.action,
         "severity": row.result.get("severity"),
         "triggered": row.result.get("triggered", []),
+        "message": request.message,
         "reply": request.reply,
     }
     add_message(session, conversation, REVIEW_ROLE, json.dumps(summary, ensure_ascii=False))
     if row.action == "hold":
+        # As an internal agent's handoff: the contact's message, then the holding reply.
+        if request.message:
+            add_message(session, conversation, "user", request.message)
+        add_message(session, conversation, "assistant", str(row.result["holdingMessage"]))
         set_handoff(session, conversation, True)

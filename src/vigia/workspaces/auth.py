@@ -138,9 +138,10 @@ def cached_workspace(raw: str) -> str | None:
     return get_key_cache().workspace_of(raw)
 
 
-def _check_scope(key: KeyContext, scope: str) -> None:
-    if scope not in key.scopes:
-        raise Forbidden(f"this API key lacks the '{scope}' scope")
+def _check_scope(key: KeyContext, scopes: tuple[str, ...]) -> None:
+    if not any(scope in key.scopes for scope in scopes):
+        named = " or ".join(f"'{scope}'" for scope in scopes)
+        raise Forbidden(f"this API key lacks the {named} scope")
 
 
 def _admit(key: KeyContext, wait: float | None) -> KeyContext:
@@ -152,30 +153,32 @@ def _admit(key: KeyContext, wait: float | None) -> KeyContext:
     return key
 
 
-def _authorize(raw: str | None, scope: str) -> KeyContext:
+def _authorize(raw: str | None, scopes: tuple[str, ...]) -> KeyContext:
     """Authentication, scope and rate limit in one go (one thread hop when Redis is used)."""
     key = authenticate(raw)
-    _check_scope(key, scope)
+    _check_scope(key, scopes)
     return _admit(key, get_rate_limiter().acquire(f"key:{key.key_id}", key.rpm))
 
 
-def require_scope(scope: str) -> Callable[[Request], Awaitable[KeyContext]]:
-    """A FastAPI dependency admitting keys with ``scope``.
+def require_scope(scope: str, *others: str) -> Callable[[Request], Awaitable[KeyContext]]:
+    """A FastAPI dependency admitting keys with ``scope`` (or any of ``others``).
 
     Async, so that a cached key with the in-process counter and limiter costs no thread hop.
     """
+
+    scopes = (scope, *others)
 
     async def dependency(request: Request) -> KeyContext:
         raw = presented_key(request)
         limiter = get_rate_limiter()
         revocations = get_revocations()
         if not (revocations.in_process and isinstance(limiter, MemoryRateLimiter)):
-            admitted = await run_in_threadpool(_authorize, raw, scope)
+            admitted = await run_in_threadpool(_authorize, raw, scopes)
             observed.bind(workspace=admitted.workspace_id, agent=admitted.agent_id)
             return admitted
         cached = get_key_cache().get(raw, revocations.read()) if raw else None
         key = cached if cached is not None else await run_in_threadpool(authenticate, raw)
-        _check_scope(key, scope)
+        _check_scope(key, scopes)
         observed.bind(workspace=key.workspace_id, agent=key.agent_id)
         return _admit(key, limiter.acquire(f"key:{key.key_id}", key.rpm))
 

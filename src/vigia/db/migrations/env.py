@@ -17,6 +17,12 @@ def run_migrations_online() -> None:
     assert url is not None
     engine = make_engine(url)
     with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # Batch migrations rebuild a table by copying it and dropping the old one; with
+            # foreign keys on, that drop cascades into every row that references it. The
+            # pragma only takes effect outside a transaction, hence before the migrations'.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         if connection.dialect.name == "postgresql":
             # Replicas starting together must not migrate twice.
             connection.execute(text("SELECT pg_advisory_xact_lock(727001)"))
@@ -28,6 +34,10 @@ def run_migrations_online() -> None:
         with context.begin_transaction():
             context.run_migrations()
         connection.commit()
+        if connection.dialect.name == "sqlite":
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"migrations left rows without their parent: {broken[:5]}")
     engine.dispose()
 
 

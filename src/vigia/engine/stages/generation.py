@@ -5,6 +5,10 @@ what could start personal data waits for the next one); citation markers are ren
 order of use, and the cited passages' snippets are redacted like the reply. When a sentence
 is blocked the reply stops there and the agent's safe-output text follows what was already
 sent.
+
+A structured reply (``response_format`` JSON) is held until the model is done and checked
+whole: it is released as it came, or not at all, and then the safe-output text is the
+turn's refusal (``TextDelta.refusal``), never prose in place of the JSON.
 """
 
 from __future__ import annotations
@@ -74,7 +78,8 @@ class Generation:
     def _release(self, sentence: str) -> str | None:
         """The sentence as sent (markers renumbered), or None when a check blocks it."""
         t0 = time.perf_counter()
-        fired = self.checker.check(sentence)
+        structured = self.turn.request.structured
+        fired = self.checker.check_whole(sentence) if structured else self.checker.check(sentence)
         self.checks.duration_ms += (time.perf_counter() - t0) * 1000
         self.turn.note_fired([v.name for v in fired])
         self._fired += verdict_detail(fired)
@@ -82,7 +87,18 @@ class Generation:
             self.status = "blocked"
             self.checks.outcome = "blocked"
             return None
-        return self.citations.rewrite(sentence)
+        return sentence if structured else self.citations.rewrite(sentence)
+
+    def _whole(self) -> Generator[str]:
+        """A structured reply: the model's whole text, once it is done (none past the
+        tools limit)."""
+        said = []
+        for chunk in self.loop.stream():
+            client_gone.check()
+            said.append(chunk.text)
+        text = "".join(said).strip()
+        if text and not self.loop.limit_reached:
+            yield text
 
     def _sentences(self) -> Generator[str]:
         buffer = SentenceBuffer(hold=open_tail if self.checker.reads_personal_data else None)
@@ -94,7 +110,7 @@ class Generation:
     def stream(self) -> Iterator[TextDelta]:
         """Checked text; the records' durations split model time from check time."""
         started = time.perf_counter()
-        sentences = self._sentences()
+        sentences = self._whole() if self.turn.request.structured else self._sentences()
         try:
             for sentence in sentences:
                 text = self._release(sentence)
@@ -119,4 +135,4 @@ class Generation:
         if safe is not None:
             separator = " " if self.content and not self.content.endswith((" ", "\n")) else ""
             self.content += separator + safe
-            yield TextDelta(separator + safe)
+            yield TextDelta(separator + safe, refusal=self.turn.request.structured)

@@ -1,8 +1,10 @@
 """The input guardrails stage: checks on what the client sent before anything reaches the model.
 
-Every user message of the request is checked — the new one and those of the history an
-OpenAI-style client resends — with the length limit on every message; verdicts are cached
-by message hash (``guardrails.messages``), so resent history costs nothing.
+Every message of the request is checked with every input check, whatever its role — the
+new one, the history an OpenAI-style client resends (its own earlier replies included: the
+client wrote them) and the text of assistant messages after the new one; verdicts are
+cached by message hash (``guardrails.messages``), so resent history costs nothing. The
+client's tool results are screened by the tools stage (withheld, not blocking).
 """
 
 from __future__ import annotations
@@ -50,14 +52,19 @@ class InputCheck:
         return {"fired": verdict_detail(self.fired), "messages": self.messages}
 
 
+def sent_texts(turn: Turn) -> list[str]:
+    """The texts the client sent for the turn, in order: the resent history (every role),
+    the new message, then what assistant messages after it say (tool results aside)."""
+    history = [m.content for m in turn.request.supplied_history or []]
+    after = [m.content for m in turn.request.continuation if m.role != "tool" and m.content]
+    return [*history, turn.message, *after]
+
+
 def check_input(turn: Turn) -> InputCheck:
     """Runs the agent's input guardrails on every message the client sent for the turn.
 
-    In the verdicts' ``message`` detail, positions count the contact's messages of the
-    request from 0 (the new message is the last); ``"other"`` is an earlier reply.
+    In the verdicts' ``message`` detail, positions count ``sent_texts`` from 0.
     """
-    history = turn.request.supplied_history or []
-    contact = [m.content for m in history if m.role == "user"] + [turn.message]
-    others = [m.content for m in history if m.role != "user"]
-    verdicts = check_messages(contact, turn.config.guardrails, others)
-    return InputCheck([v for v in verdicts if not v.passed], len(contact))
+    texts = sent_texts(turn)
+    verdicts = check_messages(texts, turn.config.guardrails)
+    return InputCheck([v for v in verdicts if not v.passed], len(texts))

@@ -104,6 +104,8 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
             open_for=opened,
             flagged=turn.input_flagged,
         )
+        if turn.hands_off:
+            conversations.hand_off(session, turn.conversation_id)
         _write_run(session, turn, run)
     report.turn_finished(run)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from vigia.agents.service import published_moment
 from vigia.engine.turn import Turn
 from vigia.knowledge.retrieval import search_workspace
 from vigia.language import content_terms
@@ -37,11 +38,15 @@ def search_query(turn: Turn) -> str:
 
 
 def retrieve(session: Session, turn: Turn) -> Retrieval:
-    """Best passages first; only knowledge bases of the turn's own workspace are searched."""
+    """Best passages first; only knowledge bases of the turn's own workspace are searched,
+    as the turn's version reads them (a published version: the knowledge it pinned)."""
     ids = turn.config.knowledge_bases
     if not ids:
         return Retrieval([])
+    at = None
+    if turn.request.env == "production" and turn.version is not None:
+        at = published_moment(session, turn.request.agent_id, turn.version)
     passages = search_workspace(
-        session, turn.workspace_id, ids, search_query(turn), turn.config.top_k
+        session, turn.workspace_id, ids, search_query(turn), turn.config.top_k, at
     )
     return Retrieval(passages)
