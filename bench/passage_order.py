@@ -69,8 +69,8 @@ from bench.reader.fitting import (  # noqa: E402
 )
 from bench.reader.pools import OUT, Pools, heldout_articles  # noqa: E402
 
+from vigia.kit.logistic import fit_binary  # noqa: E402
 from vigia.llm.answer_selector import SELECTOR_FILE  # noqa: E402
-from vigia.logistic import fit_binary  # noqa: E402
 
 POOL = (12, 8)
 TOP_K = 5

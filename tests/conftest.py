@@ -22,13 +22,13 @@ import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, create_engine, text
 
-from vigia import admission
 from vigia.agents.schemas import AgentCreate
 from vigia.agents.service import create_agent, publish
 from vigia.app import create_app
 from vigia.config import get_settings
 from vigia.db import session as db_session
 from vigia.db.migrate import upgrade
+from vigia.http import admission
 from vigia.llm.mock_upstream import create_mock
 from vigia.users import throttle
 from vigia.workspaces import auth, ratelimit, revocation
@@ -64,12 +64,16 @@ needs_postgres = pytest.mark.skipif(
 def _migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path | str:
     """A database migrated once; each test gets a copy (migrations still run for real)."""
     if PG_URL:
+        # One template per pytest-xdist worker (gw0, gw1, …); the SQLite one lies in the
+        # worker's own temporary folder already.
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        template = f"vigia_template_{worker}" if worker else "vigia_template"
         with _pg_admin() as conn:
-            conn.execute(text("DROP DATABASE IF EXISTS vigia_template WITH (FORCE)"))
-            conn.execute(text("CREATE DATABASE vigia_template"))
-        upgrade(_pg_database("vigia_template"))
+            conn.execute(text(f"DROP DATABASE IF EXISTS {template} WITH (FORCE)"))
+            conn.execute(text(f"CREATE DATABASE {template}"))
+        upgrade(_pg_database(template))
         db_session.engine_for.cache_clear()
-        return "vigia_template"
+        return template
     folder = tmp_path_factory.mktemp("template")
     upgrade(f"sqlite:///{folder / 'vigia.db'}")
     return folder / "vigia.db"

@@ -45,7 +45,7 @@ from bench.decide.metrics import calibration_figures
 
 from vigia.decide import scoring
 from vigia.decide.calibration import Calibration, Linear
-from vigia.logistic import fit_binary
+from vigia.kit.logistic import fit_binary
 
 
 def _figures(

@@ -47,7 +47,7 @@ from vigia.decide.calibration import CALIBRATION_FILE, Calibration, Linear
 from vigia.decide.encoder import TextEncoder
 from vigia.decide.reference import centred, get_reference
 from vigia.decide.texts import statement
-from vigia.logistic import fit_binary
+from vigia.kit.logistic import fit_binary
 
 REGIMES = ("unseen", "seen")
 SHIPPED_NAMES = (*BINARY_FEATURES[1:], "pair")

@@ -36,7 +36,7 @@ from vigia.decide import inference, scoring
 from vigia.decide.calibration import TYPES, Calibration, Linear
 from vigia.decide.encoder import TextEncoder
 from vigia.decide.schemas import Question
-from vigia.logistic import fit_binary, lbfgs
+from vigia.kit.logistic import fit_binary, lbfgs
 
 CHOICE_FEATURES = ("bias", "log_options", "margin")
 BINARY_FEATURES = ("bias", "ask_z", "state_z", "overlap", "cross_lingual", "lang_es", "lang_pt")

@@ -38,7 +38,7 @@ from vigia.decide.calibration import Calibration
 from vigia.decide.encoder import TextEncoder
 from vigia.decide.reference import REFERENCE_STATES, centred, get_reference
 from vigia.decide.texts import level_text, statement
-from vigia.logistic import fit_binary
+from vigia.kit.logistic import fit_binary
 
 Array = np.ndarray
 # Generic yes/no asks per level, and a direct yes/no ask of the scale's quality.

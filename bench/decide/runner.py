@@ -75,7 +75,7 @@ def latency(
         workspace.decide_quota_tokens = 10**12
         key = create_key(session, workspace, scopes=["decide"], rpm=10_000).secret
     # the service reads its calibration through this function: serve the one under test
-    service.get_calibration = lambda: calibration  # type: ignore[assignment]
+    service.get_calibration = lambda: calibration  # type: ignore[assignment,attr-defined]
     headers = {"Authorization": f"Bearer {key}"}
     model_ms, http_ms = [], []
     with TestClient(create_app()) as client:

@@ -27,7 +27,7 @@ from bench.decide.familiar import (
 from bench.decide.fitting import default_threshold
 
 from vigia.decide.calibration import Linear
-from vigia.logistic import fit_binary
+from vigia.kit.logistic import fit_binary
 
 SHARE = 0.05  # of the unseen-regime rows allowed at or above τ
 FAMILIARITY = len(SHIPPED_NAMES)  # the familiarity column of ``Regimes.features``

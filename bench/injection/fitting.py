@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 from vigia.embeddings import Vectors
 from vigia.guardrails.injection import InjectionHead, embedding_texts, feature_rows
 from vigia.guardrails.injection_text import SEGMENT_CHARS, pattern_features
-from vigia.logistic import fit_binary
+from vigia.kit.logistic import fit_binary
 
 Embed = Callable[[list[str]], Vectors]
 L2 = 1e-4

@@ -16,9 +16,9 @@ import numpy as np
 from bench.reader.pools import Pools
 from numpy.typing import NDArray
 
+from vigia.kit.logistic import fit_binary, lbfgs
 from vigia.language import fold
 from vigia.llm.sentence_features import FEATURE_NAMES, Candidates, features
-from vigia.logistic import fit_binary, lbfgs
 
 Scorer = Callable[[NDArray[np.float32]], NDArray[np.float64]]
 # The hand-set relevance (vigia.llm.reading): cosine + passage score − 0.02 per passage rank

@@ -159,4 +159,4 @@ def patch_answerer(path: str) -> None:
             dataclasses.replace(s, score=2.0) if i == chosen else s for i, s in enumerate(scored)
         ]
 
-    embedded.score_sentences = reranked
+    embedded.score_sentences = reranked  # type: ignore[attr-defined]

@@ -4,28 +4,29 @@ from __future__ import annotations
 
 from fastapi import Depends, FastAPI
 
-from vigia import __version__, http_errors
+from vigia import __version__
 from vigia.admin.endpoints import router as admin_router
-from vigia.body_limit import BodyLimitMiddleware
-from vigia.client_gone import ClientGoneMiddleware
 from vigia.config import get_settings
 from vigia.console import router as console
 from vigia.decide.endpoints import router as decide_router
 from vigia.evaluation.endpoints import router as evaluation_router
-from vigia.form_text import refuse_unstorable_fields
-from vigia.forwarded import ForwardedMiddleware
+from vigia.http import errors as http_errors
+from vigia.http.body_limit import BodyLimitMiddleware
+from vigia.http.client_gone import ClientGoneMiddleware
+from vigia.http.form_text import refuse_unstorable_fields
+from vigia.http.forwarded import ForwardedMiddleware
+from vigia.http.observability import ObservabilityMiddleware
+from vigia.http.request_text import RequestTextMiddleware
+from vigia.http.security_headers import SecurityHeadersMiddleware
+from vigia.http.server_errors import ServerErrorMiddleware
+from vigia.http.write_tenant import find_workspaces_with
 from vigia.knowledge.endpoints import router as knowledge_router
-from vigia.observability.asgi import ObservabilityMiddleware
 from vigia.openai_api.conversations import router as conversations_router
 from vigia.openai_api.endpoints import router as openai_router
 from vigia.operations.endpoints import router as operations_router
-from vigia.request_text import RequestTextMiddleware
 from vigia.review.endpoints import router as review_router
-from vigia.security_headers import SecurityHeadersMiddleware
-from vigia.server_errors import ServerErrorMiddleware
 from vigia.workspaces.auth import cached_workspace
 from vigia.worlds.endpoints import router as worlds_router
-from vigia.write_tenant import find_workspaces_with
 
 
 def create_app() -> FastAPI:

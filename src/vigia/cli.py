@@ -9,15 +9,16 @@ import typer
 
 from vigia.agents import service as agents
 from vigia.agents.schemas import AgentCreate, AgentOut, AgentPatch
-from vigia.cli_output import emit, fail, in_session
 from vigia.config import get_settings
 from vigia.conversations import service as conversations
+from vigia.db.cli_session import in_session
 from vigia.db.migrate import upgrade
 from vigia.decide.cli import app as decide_app
 from vigia.engine.runs import run_view
 from vigia.errors import VigiaError
 from vigia.evaluation.cli import app as eval_app
 from vigia.evaluation.cli import export_promptfoo, publish_gated
+from vigia.kit.cli_output import emit, fail
 from vigia.knowledge.cli import app as knowledge_app
 from vigia.operations.cli import register as register_operations
 from vigia.users.cli import user_app
@@ -63,8 +64,8 @@ def serve(
     import uvicorn
 
     from vigia.app import create_app
-    from vigia.forwarded import UVICORN_OPTIONS
     from vigia.guardrails.injection import warm_up
+    from vigia.http.forwarded import UVICORN_OPTIONS
     from vigia.observability import logs
     from vigia.operations.retention import RetentionTimer
 

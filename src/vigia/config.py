@@ -14,7 +14,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from vigia.private_files import private_dir, write_private
+from vigia.kit.private_files import private_dir, write_private
 
 
 class Price(BaseModel):

@@ -23,8 +23,8 @@ from typing import Literal, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.cache import LRUCache
 from vigia.config import get_settings
+from vigia.kit.cache import LRUCache
 
 Vectors = NDArray[np.float32]
 EncoderName = Literal["use", "e5"]
@@ -46,7 +46,8 @@ def _normalise(matrix: NDArray[np.floating]) -> Vectors:
     if matrix.ndim == 1:
         matrix = matrix[None, :]
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
+    unit: Vectors = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
+    return unit
 
 
 class _PackagedModel:

@@ -9,9 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.decide.helpers import SPEC_BODY
-from vigia.cache import LRUCache
 from vigia.decide import fewshot
 from vigia.decide.calibration import get_calibration
+from vigia.kit.cache import LRUCache
 
 
 def _decide(client: TestClient, headers: dict[str, str], body: dict[str, Any]) -> dict[str, Any]:

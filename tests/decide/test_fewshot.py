@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from tests.decide.helpers import HashEmbedder
-from vigia.cache import LRUCache
 from vigia.decide import fewshot, inference
 from vigia.decide.calibration import get_calibration
 from vigia.decide.encoder import TextEncoder
 from vigia.decide.texts import StateText
+from vigia.kit.cache import LRUCache
 
 
 def _clusters(seed: int = 0) -> tuple[dict[str, np.ndarray], np.ndarray]:

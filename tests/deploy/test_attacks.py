@@ -11,11 +11,13 @@ from typing import Any
 
 import httpx
 import psycopg
+import pytest
 
 from tests.deploy.conftest import TOKEN, Lb, skip_on_postgres_pass
 from tests.recording_upstream import recording_upstream
 
-pytestmark = skip_on_postgres_pass
+# One deployment at a time, in one pytest-xdist worker (scripts/test-fast, --dist loadgroup).
+pytestmark = [skip_on_postgres_pass, pytest.mark.xdist_group("deploy")]
 
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')

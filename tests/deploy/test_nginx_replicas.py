@@ -23,7 +23,8 @@ from tests.conftest import serve_in_thread
 from tests.deploy.conftest import Lb, deployed, skip_on_postgres_pass
 from vigia.llm.mock_upstream import create_mock
 
-pytestmark = skip_on_postgres_pass
+# One deployment at a time, in one pytest-xdist worker (scripts/test-fast, --dist loadgroup).
+pytestmark = [skip_on_postgres_pass, pytest.mark.xdist_group("deploy")]
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from tests.decide.helpers import HashEmbedder
-from vigia.cache import LRUCache
 from vigia.embeddings import VectorCache
+from vigia.kit.cache import LRUCache
 
 
 def test_lru_forgets_the_least_recently_used_entry() -> None:
@@ -32,7 +32,7 @@ def test_lru_weighs_entries_and_keeps_the_newest_even_when_too_heavy() -> None:
 
 def test_lru_entries_expire_after_their_ttl(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [100.0]
-    monkeypatch.setattr("vigia.cache.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("vigia.kit.cache.time.monotonic", lambda: now[0])
     cache: LRUCache[str, int] = LRUCache(5, ttl_s=2.0)
     cache.put("k", 1)
     now[0] = 101.9

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from vigia.cli_progress import progress
+from vigia.kit.cli_progress import progress
 
 
 def test_plain_lines_at_most_one_per_tenth_when_not_a_terminal() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ipaddress import ip_network
 
-from vigia.forwarded import client_address, forwarded_scheme, is_trusted
+from vigia.http.forwarded import client_address, forwarded_scheme, is_trusted
 
 NGINX = [ip_network("127.0.0.1/32"), ip_network("10.0.0.0/8")]
 

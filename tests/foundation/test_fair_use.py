@@ -18,7 +18,6 @@ from starlette.requests import Request
 
 from tests.conftest import Tenant, make_tenant, serve_in_thread
 from tests.console.helpers import log_in, make_user
-from vigia import admission
 from vigia.app import create_app
 from vigia.config import get_settings
 from vigia.conversations.models import Message
@@ -27,8 +26,9 @@ from vigia.engine.models import Run
 from vigia.guardrails import messages as guarded
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.guardrails.verdict import Verdict
+from vigia.http import admission
+from vigia.http.write_tenant import tenant_of
 from vigia.workspaces.auth import authenticate
-from vigia.write_tenant import tenant_of
 
 SENTENCE = "Quisiera saber el horario de atención de la sucursal del centro, por favor. "
 

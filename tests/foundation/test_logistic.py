@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vigia.logistic import fit_binary, fit_multinomial, lbfgs, with_intercept
+from vigia.kit.logistic import fit_binary, fit_multinomial, lbfgs, with_intercept
 
 
 def test_lbfgs_finds_the_minimum_of_a_quadratic() -> None:

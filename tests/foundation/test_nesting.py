@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant
 from tests.stored import row_counts
-from vigia.security_headers import HEADERS
+from vigia.http.security_headers import HEADERS
 
 TOO_DEEP = "JSON nested deeper than 64 levels"
 

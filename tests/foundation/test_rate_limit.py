@@ -38,7 +38,7 @@ def test_exactly_n_of_concurrent_calls_pass(live_server: str) -> None:
 def test_memory_limiter_drops_buckets_idle_for_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keys that stop calling do not keep a bucket for the life of the process."""
     clock = [1000.0]
-    monkeypatch.setattr(ratelimit.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr("vigia.workspaces.ratelimit.time.monotonic", lambda: clock[0])
     limiter = ratelimit.MemoryRateLimiter()
     for i in range(limiter.SWEEP_EVERY - 1):
         assert limiter.acquire(f"key-{i}", 5) is None

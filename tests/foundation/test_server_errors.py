@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from vigia.app import create_app
-from vigia.security_headers import HEADERS
+from vigia.http.security_headers import HEADERS
 
 
 def _app_with_a_failing_route(path: str) -> TestClient:

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant
 from tests.console.helpers import log_in, make_user
-from vigia.security_headers import HEADERS
+from vigia.http.security_headers import HEADERS
 
 NON_ASCII = "Bearer tökén-ñ€".encode()
 

@@ -14,13 +14,13 @@ from sqlalchemy import func, select
 
 from tests.conftest import PG_URL, Tenant, make_tenant
 from tests.errors import Response
-from vigia import admission
 from vigia.config import get_settings
 from vigia.conversations.models import Conversation, Message
 from vigia.db import session as db_session
 from vigia.decide.models import DecideUsage
 from vigia.engine.models import Run
 from vigia.errors import Overloaded
+from vigia.http import admission
 from vigia.review import service as review_service
 from vigia.review.models import OutputReview
 

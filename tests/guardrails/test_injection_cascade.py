@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vigia import embeddings
 from vigia.embeddings import Embedder, EncoderName
 from vigia.guardrails import injection
 from vigia.guardrails.injection_cascade import E5_CLIP_CHARS, SecondStage, e5_texts
@@ -30,7 +31,7 @@ def test_clear_messages_never_run_e5(monkeypatch: pytest.MonkeyPatch) -> None:
     head = injection.get_head()
     assert head.second is not None
     calls: list[int] = []
-    real = injection.get_embedder
+    real = embeddings.get_embedder
 
     def counting(name: EncoderName = "use") -> Embedder:
         if name == "e5":
@@ -68,6 +69,6 @@ def test_a_second_stage_reading_unknown_views_is_refused() -> None:
 
 
 def _use(text: str) -> np.ndarray:
-    from vigia.embeddings import TEXT_VECTORS
-
-    return TEXT_VECTORS.queries(injection.get_embedder("use"), injection.embedding_texts(text))
+    return embeddings.TEXT_VECTORS.queries(
+        embeddings.get_embedder("use"), injection.embedding_texts(text)
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vigia.guardrails import messages
+from vigia.guardrails import checks, messages
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.guardrails.verdict import Verdict
 
@@ -27,7 +27,7 @@ def test_a_check_fails_when_any_message_fails_and_says_which() -> None:
 
 def test_resent_messages_are_answered_from_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     checked: list[str] = []
-    original = messages.check_message
+    original = checks.check_message
 
     def counting(message: str, config: GuardrailsConfig) -> list[Verdict]:
         checked.append(message)

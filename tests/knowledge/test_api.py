@@ -10,8 +10,8 @@ from tests.conftest import Tenant
 from tests.errors import assert_error
 from tests.knowledge.documents import HELP_HTML, NOTES_MD, faq_docx, policy_pdf
 from tests.knowledge.helpers import stored_counts
+from vigia.http.unstorable import ERRORS
 from vigia.knowledge import service
-from vigia.unstorable import ERRORS
 
 PDF = "application/pdf"
 
@@ -209,7 +209,7 @@ def test_control_characters_in_name_or_url_are_422(
         headers={**admin_headers, "Content-Type": "multipart/form-data; boundary=b"},
     )
     assert response.status_code == 422
-    # NUL is refused for every form before the route (vigia.form_text), naming the field.
+    # NUL is refused for every form before the route (vigia.http.form_text), naming the field.
     assert response.json()["detail"] == [
         {"loc": ["body", "file"], "msg": ERRORS["string_nul"], "type": "string_nul"}
     ]

@@ -16,7 +16,7 @@ from tests.errors import Response
 from vigia.app import create_app
 from vigia.config import get_settings
 from vigia.db.session import session_scope
-from vigia.forwarded import UVICORN_OPTIONS
+from vigia.http.forwarded import UVICORN_OPTIONS
 from vigia.users.service import create_user
 
 _addresses = (f"203.0.113.{i}" for i in itertools.count(1))

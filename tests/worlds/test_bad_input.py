@@ -12,7 +12,7 @@ from sqlalchemy import BigInteger
 
 from tests.stored import row_counts
 from vigia.config import get_settings
-from vigia.fields import ROW_ID_MAX, SQL_BIGINT_MAX, SQL_INTEGER_MAX
+from vigia.kit.fields import ROW_ID_MAX, SQL_BIGINT_MAX, SQL_INTEGER_MAX
 from vigia.worlds.indexer import IndexReport
 from vigia.worlds.models import WorldConversation
 

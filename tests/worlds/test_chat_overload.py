@@ -8,9 +8,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from tests.errors import Response
-from vigia import admission
 from vigia.db.session import session_scope
 from vigia.errors import Overloaded
+from vigia.http import admission
 from vigia.worlds import conversations
 from vigia.worlds.indexer import IndexReport
 from vigia.worlds.models import WorldConversation, WorldMessage

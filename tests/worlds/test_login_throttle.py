@@ -39,7 +39,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     fake = Clock()
-    monkeypatch.setattr(throttle.time, "monotonic", fake)
+    monkeypatch.setattr("vigia.users.throttle.time.monotonic", fake)
     return fake
 
 

@@ -19,10 +19,10 @@ from vigia.agents.schemas import (
 )
 from vigia.conversations import service as conversations
 from vigia.conversations.schemas import ConversationOut, HandoffOut, OperatorReplyOut
-from vigia.deps import Admin, Db
 from vigia.engine.runs import run_view
 from vigia.engine.schemas import RunOut
 from vigia.engine.stages import budget
+from vigia.http.deps import Admin, Db
 from vigia.knowledge.changes import pending_changes
 from vigia.knowledge.schemas import KnowledgeChangeList, KnowledgeChangeOut
 from vigia.llm.settings import SECRET_NAME

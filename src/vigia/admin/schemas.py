@@ -6,8 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from vigia.fields import Integer, Number
-from vigia.wire_types import Timestamp
+from vigia.kit.fields import Integer, Number
+from vigia.kit.wire_types import Timestamp
 
 
 class WorkspaceCreate(BaseModel):

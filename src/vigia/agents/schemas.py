@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from vigia.agents.tools import HttpTools
-from vigia.fields import Integer
 from vigia.guardrails.config import GuardrailsConfig
+from vigia.kit.fields import Integer
 from vigia.llm.settings import ModelSettings
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")

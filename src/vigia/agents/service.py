@@ -9,10 +9,11 @@ from typing import Any, Protocol
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from vigia.agents.models import Agent, AgentVersion
+from vigia.agents.models import Agent as Agent
+from vigia.agents.models import AgentVersion
 from vigia.agents.schemas import AgentConfig, AgentCreate, AgentPatch
-from vigia.cache import LRUCache
 from vigia.errors import Conflict, NotFound
+from vigia.kit.cache import LRUCache
 from vigia.workspaces.service import Workspace
 from vigia.workspaces.upstream import check_model
 

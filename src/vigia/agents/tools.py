@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
-from vigia.fields import Integer, Number, has_control_characters
+from vigia.kit.fields import Integer, Number, has_control_characters
 
 TOOL_NAME = r"^[a-zA-Z0-9_-]{1,64}$"
 HEADER_NAME = r"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$"

@@ -15,8 +15,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
-from vigia.deps import Db
 from vigia.errors import Forbidden, NotFound
+from vigia.http.deps import Db
 from vigia.users import roles
 from vigia.users import service as users
 from vigia.users.roles import Permission

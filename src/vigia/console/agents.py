@@ -27,8 +27,8 @@ from vigia.console.agent_form import (
 )
 from vigia.console.rendering import page
 from vigia.console.responses import Checked, Form, see_other
-from vigia.deps import Db
 from vigia.errors import VigiaError
+from vigia.http.deps import Db
 from vigia.knowledge import service as knowledge
 from vigia.knowledge.changes import pending_changes
 from vigia.workspaces import secrets

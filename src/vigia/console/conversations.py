@@ -17,10 +17,10 @@ from vigia.console.rendering import page
 from vigia.console.responses import Checked, see_other
 from vigia.conversations import service as conversations
 from vigia.conversations.models import Conversation
-from vigia.deps import Db
 from vigia.engine.runs import run_view
 from vigia.engine.schemas import RunOut
 from vigia.errors import NotFound
+from vigia.http.deps import Db
 
 router = APIRouter(prefix="/console/w/{ws}", include_in_schema=False)
 Status = Literal["all", "handoff", "agent"]

@@ -17,11 +17,11 @@ from vigia.console.access import Access, Configurer, Reader
 from vigia.console.agent_form import problems
 from vigia.console.rendering import page
 from vigia.console.responses import Checked, Form, see_other, text
-from vigia.deps import Db
 from vigia.evals import promptfoo
 from vigia.evals import service as evals
 from vigia.evals.schemas import Env, EvalCaseIn, EvalRunOut
 from vigia.evaluation.runner import evaluate
+from vigia.http.deps import Db
 
 router = APIRouter(prefix="/console/w/{ws}/evaluation", include_in_schema=False)
 YAML = "application/yaml"

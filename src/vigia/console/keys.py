@@ -15,8 +15,8 @@ from vigia.console.access import Access, Configurer, Reader
 from vigia.console.agent_form import problems
 from vigia.console.rendering import page
 from vigia.console.responses import Checked, Form, number, see_other, text
-from vigia.deps import Db
 from vigia.errors import VigiaError
+from vigia.http.deps import Db
 from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.auth import SCOPES

@@ -13,8 +13,8 @@ from starlette.responses import Response
 from vigia.console.access import Access, Configurer, Reader
 from vigia.console.rendering import is_htmx, page
 from vigia.console.responses import Checked, see_other
-from vigia.deps import Db
 from vigia.errors import VigiaError
+from vigia.http.deps import Db
 from vigia.knowledge import service
 from vigia.knowledge.models import KnowledgeBase
 from vigia.knowledge.retrieval import search_knowledge

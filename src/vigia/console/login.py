@@ -12,9 +12,9 @@ from vigia.console.errors import safe_next
 from vigia.console.messages import LANGUAGES
 from vigia.console.rendering import LANG_COOKIE, page
 from vigia.console.responses import Checked, see_other
-from vigia.deps import Db
 from vigia.errors import RateLimited, Unauthorized
-from vigia.session_cookie import clear_session_cookie, set_session_cookie
+from vigia.http.deps import Db
+from vigia.http.session_cookie import clear_session_cookie, set_session_cookie
 from vigia.users import service as users
 
 router = APIRouter(prefix="/console", include_in_schema=False)

@@ -21,12 +21,12 @@ from sqlalchemy.orm import Session
 from vigia.agents.service import AgentRow, find_agent_row
 from vigia.console.access import Configurer
 from vigia.console.responses import Checked
-from vigia.deps import Db, WriteSlot
 from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.pipeline import execute, prepare
 from vigia.engine.turn import TurnRequest
 from vigia.errors import NotFound, VigiaError
-from vigia.sse import sse_line
+from vigia.http.deps import Db, WriteSlot
+from vigia.http.sse import sse_line
 
 router = APIRouter(prefix="/console/w/{ws}/agents", include_in_schema=False)
 MAX_MESSAGE = 20_000

@@ -9,8 +9,8 @@ from starlette.responses import Response
 from vigia.console.access import Configurer
 from vigia.console.keys import keys_page
 from vigia.console.responses import Checked, Form, see_other, text
-from vigia.deps import Db
 from vigia.errors import VigiaError
+from vigia.http.deps import Db
 from vigia.workspaces import secrets
 
 router = APIRouter(prefix="/console/w/{ws}/secrets", include_in_schema=False)

@@ -14,9 +14,9 @@ import secrets
 from fastapi import Request
 from starlette.responses import Response
 
-from vigia.constant_time import same_secret
 from vigia.errors import Forbidden
-from vigia.session_cookie import cookie_secure
+from vigia.http.constant_time import same_secret
+from vigia.http.session_cookie import cookie_secure
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

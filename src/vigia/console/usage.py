@@ -18,10 +18,10 @@ from vigia.console.charts import BarChart, bar_chart
 from vigia.console.rendering import page
 from vigia.console.responses import Checked, see_other
 from vigia.db.base import utcnow
-from vigia.deps import Db
 from vigia.engine.stages import budget
 from vigia.engine.usage import usage_by_agent, usage_by_day
 from vigia.errors import Invalid
+from vigia.http.deps import Db
 from vigia.workspaces import service as workspaces
 
 router = APIRouter(prefix="/console/w/{ws}/usage", include_in_schema=False)

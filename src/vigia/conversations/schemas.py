@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from vigia.wire_types import Timestamp
+from vigia.kit.wire_types import Timestamp
 
 
 class FunctionCallOut(BaseModel):

@@ -8,7 +8,7 @@ from alembic import command
 from alembic.config import Config
 
 from vigia.config import get_settings
-from vigia.private_files import private_dir
+from vigia.kit.private_files import private_dir
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -22,8 +22,8 @@ def alembic_config(url: str | None = None) -> Config:
 
 
 def upgrade(url: str | None = None) -> None:
-    """Bring the database at ``url`` (default: the configured one) to every head."""
+    """Bring the database at ``url`` (default: the configured one) to the one head."""
     settings = get_settings()
     if url is None and settings.sqlalchemy_url.startswith("sqlite"):
         private_dir(settings.data_dir)
-    command.upgrade(alembic_config(url), "heads")
+    command.upgrade(alembic_config(url), "head")

@@ -25,8 +25,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from vigia.config import get_settings
 from vigia.errors import Overloaded
+from vigia.kit.private_files import private_dir, private_file, tighten
 from vigia.observability.metrics import BUSY_REFUSALS, instrument_pool
-from vigia.private_files import private_dir, private_file, tighten
 
 BUSY_TIMEOUT_MS = 30_000
 WRITER_POOL_TIMEOUT_S = 30.0

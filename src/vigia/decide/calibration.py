@@ -118,7 +118,8 @@ def label_centroids(name: str) -> NDArray[np.float64]:
     """The per-label centroids stored in ``name`` (next to this module unless absolute)."""
     if not name:
         return np.zeros((0, 0))
-    return np.load(CALIBRATION_FILE.parent / name).astype(np.float64)
+    centroids: NDArray[np.float64] = np.load(CALIBRATION_FILE.parent / name).astype(np.float64)
+    return centroids
 
 
 @lru_cache(maxsize=1)

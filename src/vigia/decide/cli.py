@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
-from vigia.cli_output import emit, fail
 from vigia.db.session import session_scope
 from vigia.decide import repository
 from vigia.errors import Invalid, VigiaError
+from vigia.kit.cli_output import emit, fail
 from vigia.workspaces.service import find_workspace
 
 app = typer.Typer(help="Decisions: quotas and checks", no_args_is_help=True)

@@ -13,7 +13,7 @@ from vigia.decide.schemas import (
     SystemOneRequest,
     SystemOneResponse,
 )
-from vigia.deps import Db, WriteSlot
+from vigia.http.deps import Db, WriteSlot
 from vigia.workspaces.auth import KeyContext, require_scope
 
 router = APIRouter(tags=["decide"])

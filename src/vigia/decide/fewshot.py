@@ -6,7 +6,7 @@ without examples still has its name). Features: for each encoder of the examples
 the vector minus the mean of the training rows, re-normalised and scaled by the square
 root of the encoder's weight; the encoders' parts are concatenated. L2 penalty ``l2`` on
 the weights (not on the biases), minimised by the package's L-BFGS trainer
-(``vigia.logistic``): the same inputs give the same classifier, so the same answers.
+(``vigia.kit.logistic``): the same inputs give the same classifier, so the same answers.
 
 Fitted classifiers are cached by a hash of everything they were fitted on (encoders,
 penalty, texts, examples and labels): a repeated question pays neither the fit nor the
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.cache import LRUCache
-from vigia.logistic import fit_multinomial, with_intercept
+from vigia.kit.cache import LRUCache
+from vigia.kit.logistic import fit_multinomial, with_intercept
 
 Array = NDArray[np.float64]
 Vectors = dict[str, NDArray[np.float32]]

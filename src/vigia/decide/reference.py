@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.cache import LRUCache
 from vigia.decide.encoder import TextEncoder
 from vigia.decide.texts import statement
+from vigia.kit.cache import LRUCache
 
 Array = NDArray[np.float64]
 HERE = Path(__file__).parent
@@ -43,7 +43,8 @@ REFERENCE_ASKS = _lines("reference_asks.txt")
 def centred(vectors: NDArray[np.floating], centre: Array) -> Array:
     """Rows minus the centre, re-normalised (float64)."""
     moved = vectors.astype(np.float64) - centre
-    return moved / np.maximum(np.linalg.norm(moved, axis=-1, keepdims=True), 1e-12)
+    unit: Array = moved / np.maximum(np.linalg.norm(moved, axis=-1, keepdims=True), 1e-12)
+    return unit
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,8 @@ class Reference:
     def mean_state(self) -> Array:
         """The mean of the centred reference states (a candidate's mean cosine to them is
         its dot product with this)."""
-        return self.states.mean(axis=0)
+        mean: Array = self.states.mean(axis=0)
+        return mean
 
     def closeness(self, state: Array, candidates: Array) -> Array:
         """Centred cosine of the state to each candidate minus the reference states' mean."""

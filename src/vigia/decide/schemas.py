@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from vigia.fields import Number
+from vigia.kit.fields import Number
 
 MAX_ASK_CHARS = 2_000
 MAX_STATE_CHARS = 32_000

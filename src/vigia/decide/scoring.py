@@ -57,7 +57,8 @@ class Reading:
 
 def softmax(logits: Array) -> Array:
     shifted = np.exp(logits - logits.max())
-    return shifted / shifted.sum()
+    probabilities: Array = shifted / shifted.sum()
+    return probabilities
 
 
 def sigmoid(x: float) -> float:

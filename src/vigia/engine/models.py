@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy import Float, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from vigia.db.base import Base, created_column, id_column
@@ -63,5 +63,5 @@ class BudgetReservation(Base):
 
     run_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
-    amount_usd: Mapped[float]
+    amount_usd: Mapped[float] = mapped_column(Float)  # FLOAT, as 0009 created it
     created_at: Mapped[datetime] = created_column()

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from vigia.wire_types import Timestamp
+from vigia.kit.wire_types import Timestamp
 
 
 class TokenUsage(BaseModel):

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-from vigia import client_gone
 from vigia.db.base import utcnow
+from vigia.http import client_gone
 from vigia.observability import report, tracing
 
 

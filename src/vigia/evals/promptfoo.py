@@ -114,7 +114,7 @@ def render(config: dict[str, Any], workspace: str, env: str) -> str:
         f"# The key is read from {API_KEY_ENV}: export a {env} key of the workspace, then run\n"
         "#   promptfoo eval -c promptfooconfig.yaml --no-cache\n"
     )
-    body = yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100)
+    body: str = yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100)
     return header + body
 
 

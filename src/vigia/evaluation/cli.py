@@ -13,7 +13,6 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from vigia.agents.service import get_agent
-from vigia.cli_output import emit, fail
 from vigia.config import get_settings
 from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
@@ -22,7 +21,8 @@ from vigia.evals import promptfoo
 from vigia.evals import service as evals
 from vigia.evals.schemas import EvalCaseIn, EvalRunOut
 from vigia.evaluation.runner import EvaluationFailed, evaluate, publish_if_passing, require_env
-from vigia.http_errors import validation_summary
+from vigia.http.errors import validation_summary
+from vigia.kit.cli_output import emit, fail
 from vigia.workspaces.service import find_workspace
 
 app = typer.Typer(help="Evaluation cases of an agent, and running them", no_args_is_help=True)

@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 
 from vigia.agents.service import get_agent
 from vigia.config import get_settings
-from vigia.deps import Admin, Db
 from vigia.evals import promptfoo
 from vigia.evals import service as evals
 from vigia.evals.models import EvalCase
@@ -25,6 +24,7 @@ from vigia.evals.schemas import (
     EvalRunOut,
 )
 from vigia.evaluation.runner import evaluate
+from vigia.http.deps import Admin, Db
 from vigia.workspaces.service import find_workspace
 
 router = APIRouter(prefix="/admin/workspaces/{workspace}/agents/{slug}", tags=["evaluation"])

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vigia.fields import Integer
+from vigia.kit.fields import Integer
 
 Mode = Literal["block", "log", "off"]
 Sensitivity = Literal["low", "medium", "high"]

@@ -27,7 +27,6 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.cache import LRUCache
 from vigia.embeddings import TEXT_VECTORS, Vectors, get_embedder
 from vigia.guardrails.config import Sensitivity
 from vigia.guardrails.injection_cascade import SecondStage, e5_texts, view_rows
@@ -40,6 +39,7 @@ from vigia.guardrails.injection_text import (
     squeezed,
 )
 from vigia.guardrails.patterns import families
+from vigia.kit.cache import LRUCache
 
 HEAD_FILE = Path(__file__).parent / "data" / "injection_head.json"
 CACHE_MESSAGES = 20_000

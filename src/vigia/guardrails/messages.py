@@ -11,7 +11,7 @@ before (cache misses) may total ``MAX_UNCHECKED_CHARS``, each counted as at leas
 ``MESSAGE_FLOOR_CHARS`` (a check has a cost of its own whatever the length) and at most
 ``MESSAGE_CEILING_CHARS`` (what the injection check reads of a longer one, so the longest
 message allowed fits); past that the request is refused (413) with nothing checked.
-Between messages the check stops when the client has gone (``vigia.client_gone``).
+Between messages the check stops when the client has gone (``vigia.http.client_gone``).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
 
-from vigia import client_gone
-from vigia.cache import LRUCache
 from vigia.errors import TooLarge
 from vigia.guardrails.checks import check_message
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.guardrails.injection_text import MAX_SEGMENTS, SEGMENT_CHARS
 from vigia.guardrails.verdict import Verdict
+from vigia.http import client_gone
+from vigia.kit.cache import LRUCache
 from vigia.observability import report
 
 CACHE_MESSAGES = 20_000

@@ -9,11 +9,12 @@ import typer
 from sqlalchemy.orm import Session
 
 from vigia.agents.service import get_agent
-from vigia.cli_output import emit, fail, in_session
-from vigia.cli_progress import progress
+from vigia.db.cli_session import in_session
 from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
 from vigia.errors import Invalid, TooLarge, VigiaError
+from vigia.kit.cli_output import emit, fail
+from vigia.kit.cli_progress import progress
 from vigia.knowledge import service
 from vigia.knowledge.schemas import KnowledgeBaseOut
 from vigia.workspaces.service import find_workspace

@@ -10,8 +10,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, File, Form, Request, Response, UploadFile
 from sqlalchemy.orm import Session
 
-from vigia.deps import Admin, Db
 from vigia.errors import TooLarge
+from vigia.http.deps import Admin, Db
 from vigia.knowledge import schemas, service
 from vigia.knowledge.models import KnowledgeBase
 from vigia.knowledge.retrieval import search_knowledge

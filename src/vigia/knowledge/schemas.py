@@ -6,10 +6,10 @@ from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vigia.fields import Integer
+from vigia.kit.fields import Integer
+from vigia.kit.wire_types import Timestamp
 from vigia.knowledge.models import KnowledgeBase, KnowledgeDocument
 from vigia.llm.protocol import Passage
-from vigia.wire_types import Timestamp
 
 
 class KnowledgeBaseCreate(BaseModel):

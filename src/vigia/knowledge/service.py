@@ -23,7 +23,7 @@ from vigia.agents.service import Agent, update_draft
 from vigia.db.base import new_id, utcnow
 from vigia.embeddings import Vectors
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge
-from vigia.fields import has_control_characters
+from vigia.kit.fields import has_control_characters
 from vigia.knowledge.chunking import Chunk, chunk_blocks
 from vigia.knowledge.embedding import BATCH, DEFAULT_EMBEDDER, EMBEDDERS, embedder_for
 from vigia.knowledge.models import (

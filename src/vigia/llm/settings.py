@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
-from vigia.fields import Integer, Number
+from vigia.kit.fields import Integer, Number
 from vigia.llm.access import UpstreamAccess
 
 SECRET_NAME = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from vigia.conversations import service as conversations
 from vigia.db.session import session_scope
-from vigia.wire_types import Timestamp
+from vigia.kit.wire_types import Timestamp
 from vigia.workspaces.auth import KeyContext, require_scope
 
 router = APIRouter(prefix="/v1", tags=["openai"])

@@ -13,11 +13,12 @@ from sqlalchemy.orm import Session
 from vigia.agents.models import Agent
 from vigia.agents.service import AgentRow, find_agent_row, get_agent, list_agents, resolve
 from vigia.db.session import session_scope
-from vigia.deps import WriteSlot
 from vigia.engine.events import EngineEvent, TurnResult
 from vigia.engine.pipeline import execute, prepare
 from vigia.engine.turn import TurnRequest
 from vigia.errors import NotFound
+from vigia.http.deps import WriteSlot
+from vigia.http.sse import event_stream_response
 from vigia.llm.protocol import ChatMessage, ToolCall, ToolSpec
 from vigia.openai_api import wire
 from vigia.openai_api.schemas import (
@@ -28,7 +29,6 @@ from vigia.openai_api.schemas import (
     ModelList,
     ModelOut,
 )
-from vigia.sse import event_stream_response
 from vigia.workspaces.auth import KeyContext, require_scope
 
 router = APIRouter(prefix="/v1", tags=["openai"])

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator
 from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.schemas import TokenUsage
 from vigia.errors import ClientGone
+from vigia.http.sse import sse_line
+from vigia.knowledge.schemas import CitationOut
 from vigia.llm.protocol import ToolCall
 from vigia.openai_api.schemas import (
     AssistantMessage,
@@ -18,13 +20,11 @@ from vigia.openai_api.schemas import (
     ChatCompletionChunk,
     Choice,
     ChunkChoice,
-    CitationOut,
     Delta,
     FunctionCallDelta,
     Sherlock,
     ToolCallDelta,
 )
-from vigia.sse import sse_line
 
 
 def completion_id() -> str:

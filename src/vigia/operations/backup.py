@@ -31,7 +31,7 @@ from vigia.config import Settings, get_settings
 from vigia.db.base import utcnow
 from vigia.db.session import session_scope
 from vigia.errors import Conflict, Invalid, NotFound
-from vigia.private_files import DIR_MODE, private_dir, private_file, write_private
+from vigia.kit.private_files import DIR_MODE, private_dir, private_file, write_private
 from vigia.worlds.catalog import list_worlds
 
 MANIFEST = "manifest.json"

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from vigia.cli_output import emit, fail
 from vigia.config import get_settings
 from vigia.db.migrate import upgrade
 from vigia.errors import Invalid, VigiaError
+from vigia.kit.cli_output import emit, fail
 from vigia.operations import backup as backups
 from vigia.operations import retention
 

@@ -7,7 +7,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
 from vigia.config import get_settings
-from vigia.deps import require_admin
+from vigia.http.deps import require_admin
 from vigia.observability.metrics import exposition
 from vigia.operations.readiness import readiness
 

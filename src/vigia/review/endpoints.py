@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from vigia.deps import WriteSlot
+from vigia.http.deps import WriteSlot
 from vigia.review.schemas import ReviewRequest, ReviewResponse
 from vigia.review.service import review_output
 from vigia.workspaces.auth import KeyContext, require_scope

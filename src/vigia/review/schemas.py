@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vigia.fields import Integer
+from vigia.kit.fields import Integer
 
 Verdict = Literal["approved", "rejected", "uncertain"]
 Action = Literal["send", "retry", "send_with_tag", "hold"]

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from vigia.cache import LRUCache
+from vigia.kit.cache import LRUCache
 from vigia.search.models import SearchEntry
 
 MAX_CACHE_BYTES = 2 * 1024**3

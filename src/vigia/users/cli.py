@@ -8,8 +8,9 @@ from typing import Annotated, Any
 import typer
 from sqlalchemy.orm import Session
 
-from vigia.cli_output import emit, fail, in_session
+from vigia.db.cli_session import in_session
 from vigia.errors import Invalid, NotFound
+from vigia.kit.cli_output import emit, fail
 from vigia.users import roles
 from vigia.users.service import create_user, find_user
 from vigia.workspaces.service import find_workspace

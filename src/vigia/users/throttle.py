@@ -36,7 +36,7 @@ def lock_seconds(failures: int, free: int) -> float:
     """How long the ``failures``-th failure locks its subject (0 within the free ones)."""
     if failures <= free:
         return 0.0
-    return min(MAX_LOCK_S, FIRST_LOCK_S * 2 ** min(failures - free - 1, 30))
+    return min(MAX_LOCK_S, FIRST_LOCK_S * 2.0 ** min(failures - free - 1, 30))
 
 
 class FailureStore(Protocol):

@@ -11,10 +11,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from vigia.cache import LRUCache
 from vigia.config import get_settings
 from vigia.db.session import session_scope
 from vigia.errors import Forbidden, RateLimited, Unauthorized
+from vigia.kit.cache import LRUCache
 from vigia.observability import context as observed
 from vigia.workspaces.keys import hash_key
 from vigia.workspaces.models import ApiKey
@@ -134,7 +134,7 @@ def authenticate(raw: str | None) -> KeyContext:
 
 def cached_workspace(raw: str) -> str | None:
     """The workspace of ``raw`` when the key cache holds it (no lookup), else None: how
-    write admission counts a request for its workspace (``vigia.write_tenant``)."""
+    write admission counts a request for its workspace (``vigia.http.write_tenant``)."""
     return get_key_cache().workspace_of(raw)
 
 

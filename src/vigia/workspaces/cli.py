@@ -7,8 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-from vigia.cli_output import emit, fail, in_session
+from vigia.db.cli_session import in_session
 from vigia.errors import Invalid
+from vigia.kit.cli_output import emit, fail
 from vigia.workspaces import secrets
 from vigia.workspaces.service import find_workspace
 

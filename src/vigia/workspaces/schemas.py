@@ -6,7 +6,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vigia.wire_types import Timestamp
+from vigia.kit.wire_types import Timestamp
 from vigia.workspaces.models import ApiKey
 
 

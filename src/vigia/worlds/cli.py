@@ -16,10 +16,11 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from vigia.cli_output import emit, fail, in_session
+from vigia.db.cli_session import in_session
 from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
 from vigia.errors import VigiaError
+from vigia.kit.cli_output import emit, fail
 from vigia.worlds.catalog import add_world, get_world, list_worlds
 from vigia.worlds.indexer import index_world
 

@@ -96,4 +96,5 @@ def passages(texts: list[str], progress: Progress | None = None) -> Vectors:
 
 def query(text: str) -> Vectors:
     """The vector of a question."""
-    return embedder().queries([text])[0]
+    vector: Vectors = embedder().queries([text])[0]
+    return vector

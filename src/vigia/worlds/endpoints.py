@@ -1,6 +1,6 @@
 """Routes of the worlds surface: login, chat (JSON and SSE), conversations, sharing,
 personal files, and the direct lens runs. Every route but login/logout needs the cookie, and
-every one refuses a request another site made (``vigia.fetch_site``)."""
+every one refuses a request another site made (``vigia.http.fetch_site``)."""
 
 from __future__ import annotations
 
@@ -14,20 +14,20 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from vigia.db.session import session_scope
-from vigia.deps import Db, WriteSlot
 from vigia.errors import Unauthorized, VigiaError
-from vigia.fetch_site import require_same_origin
-from vigia.fields import RowId
-from vigia.session_cookie import clear_session_cookie, set_session_cookie
-from vigia.sse import event_stream_response, sse_line
+from vigia.http.deps import Db, WriteSlot
+from vigia.http.fetch_site import require_same_origin
+from vigia.http.session_cookie import clear_session_cookie, set_session_cookie
+from vigia.http.sse import event_stream_response, sse_line
+from vigia.kit.fields import RowId
 from vigia.users import service as users
 from vigia.users.service import User
 from vigia.worlds import conversations, personal
+from vigia.worlds.catalog import MAX_SCOPE_PATHS
 from vigia.worlds.chat import prepare, run_lens, turn_events
 from vigia.worlds.models import WorldConversation
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
-    MAX_SCOPE_PATHS,
     VERSION_PATTERN,
     AnswerEvent,
     ChatEnvelope,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from vigia.embeddings import Vectors
 from vigia.search import CODE, index_for
 from vigia.search.protocol import Mode
 from vigia.search.text import code_terms
@@ -67,7 +68,7 @@ def search_world(
     scope_paths: list[str],
     limit: int = 8,
     mode: Mode = "hybrid",
-    vector: embedding.Vectors | None = None,
+    vector: Vectors | None = None,
 ) -> list[ChunkHit]:
     """The best ``limit`` passages of the world for ``query`` within the scope."""
     query = query[:MAX_QUERY_CHARS]

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-from vigia.fields import JsonRowId, UtcDateTime
+from vigia.kit.fields import JsonRowId, UtcDateTime
 from vigia.worlds.catalog import MAX_SCOPE_PATH_LENGTH, MAX_SCOPE_PATHS
 
 VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"

@@ -17,7 +17,6 @@ import time
 from collections.abc import Generator, Iterator
 from typing import Any
 
-from vigia import client_gone
 from vigia.db.base import utcnow
 from vigia.engine.citations import CitationMap
 from vigia.engine.events import TextDelta
@@ -29,6 +28,7 @@ from vigia.engine.stages.tools import ToolLoop
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import Turn
 from vigia.guardrails.pii_spelled import open_tail
+from vigia.http import client_gone
 from vigia.llm.protocol import Model, ModelRequest
 from vigia.llm.registry import model_for
 

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from vigia.embeddings import Vectors
 from vigia.language import detect_language
 from vigia.worlds import embedding
 from vigia.worlds.glossary import english_words
@@ -121,7 +122,7 @@ class LensInput:
         return [e for e in found if self.in_scope(e.path)]
 
     @cached_property
-    def vector(self) -> embedding.Vectors:
+    def vector(self) -> Vectors:
         return embedding.query(self.query)
 
     @cached_property

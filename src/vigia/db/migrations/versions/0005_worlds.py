@@ -6,6 +6,8 @@ Revises: 0001_foundation
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -22,7 +24,7 @@ FTS_DDL = (
 )
 
 
-def _created() -> sa.Column:
+def _created() -> sa.Column[Any]:
     return sa.Column("created_at", sa.DateTime(timezone=True), nullable=False)
 
 

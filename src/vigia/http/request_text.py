@@ -2,12 +2,12 @@
 
 A JSON body (``application/json`` or ``+json``: what FastAPI parses as JSON) is read
 first, under the body limit, and decoded once, in whichever encoding JSON allows
-(``vigia.json_text``). Bytes that are no text in any of them, and nesting deeper than
+(``vigia.http.json_text``). Bytes that are no text in any of them, and nesting deeper than
 ``json_text.MAX_DEPTH``, answer 400; a string or key holding a lone surrogate or NUL
-(``vigia.unstorable``), 422 naming the field, both in the surface's shape. The route then
+(``vigia.http.unstorable``), 422 naming the field, both in the surface's shape. The route then
 gets the text it was checked as: a UTF-16 or UTF-32 body goes on re-encoded as UTF-8, so no
 later parser reads the bytes differently. NUL in the path or the query string is a 422 too.
-Form fields are checked once parsed (``vigia.form_text``).
+Form fields are checked once parsed (``vigia.http.form_text``).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from urllib.parse import parse_qsl
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
-from vigia import json_text
-from vigia.http_errors import error_body, validation_response
-from vigia.http_middleware import HttpMiddleware
-from vigia.unstorable import error, printable, unstorable_at
+from vigia.http import json_text
+from vigia.http.errors import error_body, validation_response
+from vigia.http.middleware import HttpMiddleware
+from vigia.http.unstorable import error, printable, unstorable_at
 
 # What may decode to a surrogate or NUL: ``\uD800``–``\uDFFF`` and ``\u0000`` escapes, or a
 # raw surrogate (raw NUL is invalid JSON).

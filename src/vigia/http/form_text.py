@@ -13,7 +13,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from starlette.datastructures import UploadFile
 
-from vigia.unstorable import error, printable, unstorable
+from vigia.http.unstorable import error, printable, unstorable
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 

@@ -13,8 +13,8 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
-from vigia.http_errors import error_body
-from vigia.http_middleware import HttpMiddleware
+from vigia.http.errors import error_body
+from vigia.http.middleware import HttpMiddleware
 
 DEFAULT_LIMIT = 2 * 1024 * 1024
 UPLOAD_LIMIT = 64 * 1024 * 1024

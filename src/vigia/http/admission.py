@@ -3,7 +3,7 @@ in a bounded queue; a full queue, or a wait past ``write_wait_s``, answers 503 w
 Retry-After (``Overloaded``, rendered in each surface's error shape).
 
 Slots are shared fairly between tenants: a request counts for its credential and, once
-its key is known, for its workspace too (``vigia.write_tenant``); each of those runs at most
+its key is known, for its workspace too (``vigia.http.write_tenant``); each of those runs at most
 ``slots - 1`` writes at once, so the last slot is always there for the others, and a freed
 slot goes to the tenants' queues in turn (round-robin; first come, first served within a
 tenant).
@@ -29,8 +29,8 @@ from fastapi import Request
 
 from vigia.config import get_settings
 from vigia.errors import Overloaded
+from vigia.http.write_tenant import tenant_of
 from vigia.observability.metrics import BUSY_REFUSALS
-from vigia.write_tenant import tenant_of
 
 MAX_RETRY_AFTER_S = 60
 Tenant = tuple[str, ...]

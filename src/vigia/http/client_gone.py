@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from starlette.types import Message, Receive, Scope, Send
 
 from vigia.errors import ClientGone
-from vigia.http_middleware import HttpMiddleware
+from vigia.http.middleware import HttpMiddleware
 
 _GONE: ContextVar[threading.Event | None] = ContextVar("vigia_client_gone", default=None)
 DISCONNECT: Message = {"type": "http.disconnect"}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from starlette.types import Message, Receive, Scope, Send
 
-from vigia.http_middleware import HttpMiddleware
+from vigia.http.middleware import HttpMiddleware
 
 HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-content-type-options", b"nosniff"),

@@ -22,7 +22,7 @@ from typing import Annotated
 from annotated_types import Ge, Le
 from pydantic import Strict
 
-from vigia.wire_types import Timestamp
+from vigia.kit.wire_types import Timestamp
 
 SQL_INTEGER_MAX = 2**31 - 1
 SQL_BIGINT_MAX = 2**63 - 1

@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 import typer
-from sqlalchemy.orm import Session
 
-from vigia.db.migrate import upgrade
-from vigia.db.session import session_scope
 from vigia.errors import VigiaError
-
-T = TypeVar("T")
 
 
 def emit(payload: dict[str, Any], as_json: bool, human: str | None = None) -> None:
@@ -32,13 +26,3 @@ def fail(error: VigiaError, as_json: bool) -> NoReturn:
     else:
         typer.echo(f"error: {error.detail}", err=True)
     raise typer.Exit(code=1)
-
-
-def in_session(as_json: bool, action: Callable[[Session], T]) -> T:
-    """Runs ``action(session)`` in one transaction on a migrated database; errors exit 1."""
-    try:
-        upgrade()
-        with session_scope() as session:
-            return action(session)
-    except VigiaError as error:
-        fail(error, as_json)

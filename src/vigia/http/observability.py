@@ -12,7 +12,7 @@ import time
 from opentelemetry import trace
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from vigia.http_middleware import HttpMiddleware
+from vigia.http.middleware import HttpMiddleware
 from vigia.observability import context, logs, metrics, tracing
 
 logger = logging.getLogger("vigia.http")

@@ -8,11 +8,11 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
-from vigia.admission import write_slot
 from vigia.config import get_settings
-from vigia.constant_time import same_secret
 from vigia.db.session import get_db
 from vigia.errors import Unauthorized
+from vigia.http.admission import write_slot
+from vigia.http.constant_time import same_secret
 
 
 def require_admin(request: Request) -> None:
@@ -30,5 +30,5 @@ Admin = Annotated[None, Depends(require_admin)]
 # be refused).
 Db = Annotated[Session, Depends(get_db, scope="function")]
 # A write route declares it first: the route runs inside one of the write-admission slots
-# (vigia.admission), waiting for one on the event loop, or answers 503 with Retry-After.
+# (vigia.http.admission), waiting for one on the event loop, or answers 503 with Retry-After.
 WriteSlot = Annotated[None, Depends(write_slot)]

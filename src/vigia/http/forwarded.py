@@ -20,7 +20,7 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 
 from vigia.config import IpNetwork, get_settings
-from vigia.http_middleware import HttpMiddleware
+from vigia.http.middleware import HttpMiddleware
 
 UVICORN_OPTIONS: dict[str, Any] = {"proxy_headers": False}
 """How ``vigia serve`` runs uvicorn: this middleware, not uvicorn, reads forwarded headers."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
-from vigia.http_errors import error_body
-from vigia.http_middleware import HttpMiddleware
+from vigia.http.errors import error_body
+from vigia.http.middleware import HttpMiddleware
 
 DETAIL = "internal server error"
 

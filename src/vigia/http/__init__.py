@@ -1,0 +1,1 @@
+"""The HTTP edge every surface shares: middlewares, error bodies, dependencies, admission."""
