@@ -22,19 +22,12 @@ from typer.testing import CliRunner
 
 from tests.conftest import Tenant
 from tests.evals.helpers import blocked_case, failing_case, passing_case
+from tests.npm_install import npm_installed
 from vigia.cli import app
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-NETWORK_ERRORS = (
-    "ENOTFOUND",
-    "EAI_AGAIN",
-    "ECONNREFUSED",
-    "ETIMEDOUT",
-    "ECONNRESET",
-    "ENETUNREACH",
-)
 PROMPTFOO_FAILURES = 100
 """promptfoo's exit status when the eval ran and some test failed."""
 
@@ -42,21 +35,7 @@ PROMPTFOO_FAILURES = 100
 @pytest.fixture(scope="session")
 def promptfoo_dir() -> Path:
     """promptfoo and Node 22, installed by scripts/install-promptfoo (a no-op when present)."""
-    folder = Path(os.environ.get("VIGIA_PROMPTFOO_DIR", ROOT / ".vigia" / "promptfoo")).resolve()
-    done = subprocess.run(
-        [str(ROOT / "scripts" / "install-promptfoo")],
-        env={**os.environ, "VIGIA_PROMPTFOO_DIR": str(folder)},
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    if done.returncode != 0:
-        if any(code in done.stderr for code in NETWORK_ERRORS):
-            last = done.stderr.strip().splitlines()[-1]
-            pytest.skip(f"promptfoo could not be installed, npm registry unreachable: {last}")
-        pytest.fail(f"scripts/install-promptfoo failed:\n{done.stderr[-3000:]}")
-    return folder
+    return npm_installed("install-promptfoo", "VIGIA_PROMPTFOO_DIR", ".vigia/promptfoo", 900)
 
 
 def _free_port() -> int:

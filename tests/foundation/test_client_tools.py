@@ -17,7 +17,6 @@ from langchain_core.messages import HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 from openai import OpenAI
-from openai.types.chat import ChatCompletionFunctionToolParam
 
 from tests.foundation.scripted_upstream import (
     Call,
@@ -26,24 +25,13 @@ from tests.foundation.scripted_upstream import (
     scripted_upstream,
     tool_results,
 )
+from tests.tools.test_client_tools import WEATHER_TOOL as WEATHER
 
 INSTRUCTIONS = "Sos el asistente de una agencia de viajes. Respondé en español."
 QUESTION = "¿Qué tiempo hace en Madrid?"
 RESULT = "Soleado en Madrid, 22 grados"
 RESTATED = "En Madrid está soleado y hace 22 grados."
 INVENTED = "En Madrid está soleado y hace 22 grados. Mañana lloverá y bajará a 9 grados."
-WEATHER: ChatCompletionFunctionToolParam = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather of a city",
-        "parameters": {
-            "type": "object",
-            "properties": {"city": {"type": "string"}},
-            "required": ["city"],
-        },
-    },
-}
 
 
 def weather(answer: str) -> Any:

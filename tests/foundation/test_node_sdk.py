@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Tenant
-from tests.evals.test_promptfoo import NETWORK_ERRORS
+from tests.npm_install import npm_installed
 from tests.scripted_upstream import agent_on_scripted, scripted_upstream
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,21 +33,7 @@ TOOL_QUESTION = "¿Qué tiempo hace en Madrid?"
 def node_sdk_dir() -> Path:
     """The ``openai`` npm package, installed by scripts/install-node-sdk (a no-op when
     present)."""
-    folder = Path(os.environ.get("VIGIA_NODE_SDK_DIR", ROOT / ".vigia" / "node-sdk")).resolve()
-    done = subprocess.run(
-        [str(ROOT / "scripts" / "install-node-sdk")],
-        env={**os.environ, "VIGIA_NODE_SDK_DIR": str(folder)},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    if done.returncode != 0:
-        if any(code in done.stderr for code in NETWORK_ERRORS):
-            last = done.stderr.strip().splitlines()[-1]
-            pytest.skip(f"openai npm package not installed, npm registry unreachable: {last}")
-        pytest.fail(f"scripts/install-node-sdk failed:\n{done.stderr[-3000:]}")
-    return folder
+    return npm_installed("install-node-sdk", "VIGIA_NODE_SDK_DIR", ".vigia/node-sdk", 600)
 
 
 @pytest.fixture
