@@ -2,13 +2,13 @@
 
 Dev tasks with bare labels (``bench/decide/tasks.py``): choice over SIB-200 topics
 (es/pt/en), SLURP, CLINC150 and Banking77 intents; binary yes/no asks built from them; an
-urgency scale derived from intent labels. ``--fit`` fits the calibration on the ``fit``
-parts (CLINC150 train, Banking77 train, SIB-200 train) and rewrites
-``src/vigia/decide/calibration.json``; the report is always on the other parts (CLINC150
-val, Banking77 held-out rows, SIB-200 dev, SLURP devel: never fitted on).
-``--heldout`` refits without each dataset in turn and reports that dataset's sets.
+urgency scale derived from intent labels. The shipped calibration is fitted on the ``fit``
+parts (CLINC150 train, Banking77 train, SIB-200 train) by ``python -m
+training.decide_calibration``; the report is always on the other parts (CLINC150 val,
+Banking77 held-out rows, SIB-200 dev, SLURP devel: never fitted on). ``--heldout`` refits
+(in memory, nothing written) without each dataset in turn and reports that dataset's sets.
 
-Run: ``.venv/bin/python bench/decide_eval.py [--fit] [--heldout]``. Vectors of the data are
+Run: ``.venv/bin/python bench/decide_eval.py [--heldout]``. Vectors of the data are
 cached under ``bench/.out/``; the report is also written to ``bench/.out/decide-report.json``.
 """
 
@@ -31,7 +31,6 @@ from bench.decide.report import evaluate_task, table  # noqa: E402
 from bench.decide.runner import evaluate_examples, latency  # noqa: E402
 from bench.decide.tasks import Kind, Row, Task, all_tasks, texts_of  # noqa: E402
 
-from vigia.decide import calibration as calib_module  # noqa: E402
 from vigia.decide.calibration import get_calibration  # noqa: E402
 from vigia.decide.spec_example import SPEC_QUESTIONS  # noqa: E402
 
@@ -62,7 +61,6 @@ def reported(tasks: list[Task]) -> list[Task]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fit", action="store_true", help="refit and rewrite calibration.json")
     parser.add_argument("--heldout", action="store_true", help="leave-one-dataset-out figures")
     parser.add_argument("--no-examples", action="store_true", help="skip the 10-shot figures")
     parser.add_argument("--latency-requests", type=int, default=200)
@@ -72,10 +70,6 @@ def main() -> None:
     report_tasks = reported(tasks)
     encoder = cached_encoder(["use", "e5"], texts_of(tasks))
     calibration = get_calibration()
-    if args.fit:
-        calibration, _ = fit(encoder, calibration, tasks, parts)
-        calib_module.CALIBRATION_FILE.write_text(json.dumps(calibration.to_json(), indent=2) + "\n")
-        print(f"wrote {calib_module.CALIBRATION_FILE.relative_to(ROOT)}", file=sys.stderr)
     report: dict[str, object] = {"model": calibration.model, "calibration": calibration.to_json()}
     dev = {t.name: evaluate_task(encoder, calibration, t) for t in report_tasks}
     report["dev"] = dev

@@ -127,14 +127,12 @@ def review_latency(calls: int) -> None:
     from vigia.config import get_settings
     from vigia.db import session as db_session
     from vigia.db.migrate import upgrade
-    from vigia.workspaces import ratelimit
 
     get_settings.cache_clear()  # the embedder read the settings before VIGIA_DATA_DIR was set
     db_session.engine_for.cache_clear()
     assert get_settings().data_dir == Path(folder)
     upgrade()
     tenant = make_tenant(name="bench", slug="bot", kind="external", rpm=10_000)
-    ratelimit.get_rate_limiter.cache_clear()
     payloads = _review_payloads(calls)
     url = f"/api/external/v1/agents/{tenant.agent_id}/output-review"
     headers = {"Authorization": f"Bearer {tenant.production_key}"}

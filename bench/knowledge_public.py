@@ -10,13 +10,12 @@ measure how often the answerer says it does not know (it should). Usage:
 
     .venv/bin/python bench/knowledge_public.py [--set squad_es|faquad_pt|both] [--limit N]
         [--data-dir DIR] [--embedder use|e5] [--seed 7] [--articles all|fit|heldout]
-        [--selector FILE] [--rerank FILE] [--pool L,D] [--timing N]
+        [--selector FILE] [--pool L,D] [--timing N]
 
 ``--articles heldout`` keeps the SQuAD-es questions of the articles the answer-sentence
 selector's held-out fit never saw (``bench/reader/pools.py``), ``fit`` the others;
 ``--selector FILE`` answers with that selector instead of the shipped one (a file written
-by ``bench/fit_reader.py --write-heldout``); ``--rerank FILE`` lets the answerer re-rank the
-selector's top sentences with e5 (``bench/fit_rerank.py --final --write FILE``).
+by ``python -m training.answer_selector --write-heldout``).
 ``--pool L,D`` reads from the lexical top L and dense top D instead of the product's
 ``READ_LEXICAL`` / ``READ_DENSE``. ``--timing N``: after the run, N of the set's questions
 are asked again, each first with an empty text-vector cache (cold: every sentence of its
@@ -90,7 +89,6 @@ def main() -> None:
     )
     parser.add_argument("--articles", choices=["all", "fit", "heldout"], default="all")
     parser.add_argument("--selector", help="an answer selector JSON instead of the shipped one")
-    parser.add_argument("--rerank", help="a re-ranker JSON (bench/fit_rerank.py) to answer with")
     parser.add_argument("--pool", help="lexical,dense: the reading pool instead of the product's")
     parser.add_argument("--timing", type=int, default=0, help="questions timed cold and warm")
     args = parser.parse_args()
@@ -114,14 +112,6 @@ def main() -> None:
         answer_selector.SELECTOR_FILE = Path(args.selector)
         answer_selector.selector.cache_clear()
         print(f"selector {answer_selector.selector().model} from {args.selector}")
-    if args.rerank:
-        import sys
-
-        sys.path.insert(0, str(ROOT))
-        from bench.reader.rerank import patch_answerer
-
-        patch_answerer(args.rerank)
-        print(f"answerer re-ranks with {args.rerank}")
     if args.pool:
         retrieval.READ_LEXICAL, retrieval.READ_DENSE = (int(n) for n in args.pool.split(","))
     print(f"reading pool: lexical {retrieval.READ_LEXICAL} + dense {retrieval.READ_DENSE}")

@@ -4,15 +4,16 @@
     .venv/bin/python bench/pool_sizes.py --part heldout
     .venv/bin/python bench/pool_sizes.py --part shipped
 
-Reads the pools ``bench/fit_reader.py`` stored (``bench/.out/reader/``: lexical top 16 and
-dense top 10 per question) and, for each pool (lexical L + dense D), orders it by the
-selector's best sentence, keeps the top 5 and answers (``bench.reader.fitting.read``, the
-replay of ``bench/knowledge_public.py``). Which selector orders it:
+Reads the pools ``python -m training.answer_selector`` stored (``bench/.out/reader/``:
+lexical top 16 and dense top 10 per question) and, for each pool (lexical L + dense D),
+orders it by the selector's best sentence, keeps the top 5 and answers
+(``bench.reader.fitting.read``, the replay of ``bench/knowledge_public.py``). Which selector
+orders it:
 
 - ``inner``: the 24 fitting articles of SQuAD-es dev, split 12 + 12 (``SPLIT_SEED``), each
   half read by a selector fitted on the other half (out of sample; where the size is chosen);
 - ``heldout``: the 24 held-out articles and FaQuAD, read by the half fit (``--selector``,
-  ``bench/fit_reader.py --write-heldout``);
+  ``python -m training.answer_selector --write-heldout``);
 - ``shipped``: all of SQuAD-es dev and FaQuAD, read by the shipped selector.
 
 Per pool: recall@1/@5, MRR, the share whose pool holds an answer at all (the ceiling of
@@ -46,10 +47,9 @@ from numpy.typing import NDArray
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from bench.fit_reader import L2, RULES, fitted, pools_of  # noqa: E402
-from bench.fit_rerank import inner_halves, load_fit  # noqa: E402
-from bench.reader.fitting import Fit, best_sentence, holds, pool_ids, read  # noqa: E402
-from bench.reader.pools import Pools, heldout_articles  # noqa: E402
+from bench.reader.fitting import Fit, best_sentence, holds, load_fit, pool_ids, read  # noqa: E402
+from bench.reader.pools import Pools, heldout_articles, inner_halves  # noqa: E402
+from training.answer_selector import L2, RULES, fitted, pools_of  # noqa: E402
 
 from vigia.llm.answer_selector import SELECTOR_FILE  # noqa: E402
 from vigia.llm.embedded import MIN_ANSWER_SCORE  # noqa: E402

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, create_engine, text
 
@@ -31,7 +32,7 @@ from vigia.db.migrate import upgrade
 from vigia.http import admission
 from vigia.llm.mock_upstream import create_mock
 from vigia.users import throttle
-from vigia.workspaces import auth, ratelimit, revocation
+from vigia.workspaces import auth, revocation
 from vigia.workspaces.service import create_key, create_workspace
 
 ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
@@ -101,8 +102,6 @@ def _reset_caches() -> None:
     get_settings.cache_clear()
     db_session.engine_for.cache_clear()
     db_session.writer_engine_for.cache_clear()
-    admission.get_write_gate.cache_clear()
-    ratelimit.get_rate_limiter.cache_clear()
     auth.get_key_cache.cache_clear()
     revocation.get_revocations.cache_clear()
     throttle.get_failure_store.cache_clear()
@@ -268,13 +267,12 @@ def mock_upstream() -> Iterator[str]:
 
 
 @pytest.fixture
-def one_slot(monkeypatch: pytest.MonkeyPatch) -> Iterator[admission.WriteGate]:
-    """Write admission of one slot and no queue; the test holds that slot."""
-    monkeypatch.setenv("VIGIA_WRITE_CONCURRENCY", "1")
-    monkeypatch.setenv("VIGIA_WRITE_QUEUE", "0")
-    get_settings.cache_clear()
-    admission.get_write_gate.cache_clear()
-    gate = admission.get_write_gate()
+def one_slot(client: TestClient) -> Iterator[admission.WriteGate]:
+    """Write admission of one slot and no queue on the client's app; the test holds that
+    slot."""
+    gate = admission.WriteGate(1, 0, get_settings().write_wait_s)
+    assert isinstance(client.app, FastAPI)
+    client.app.state.write_gate = gate
     asyncio.run(gate.acquire())
     yield gate
     gate.release()

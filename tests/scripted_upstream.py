@@ -1,15 +1,17 @@
-"""An OpenAI-compatible upstream that records every request body it receives and asks for
-``get_weather`` until the request carries a tool result, then restates that result.
+"""An OpenAI-compatible upstream over real HTTP whose answers a test scripts: text, JSON
+(when the request carries ``response_format``) or tool calls, as JSON or SSE chunks.
 
-What the model received is then read from the bodies, exactly as the provider got them.
+Agents reach it through Vigia's own OpenAI client (``vigia.llm.openai_compat``), so what the
+real clients see went through the same path as a hosted model's answer.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.applications import Starlette
@@ -25,82 +27,104 @@ from vigia.agents.service import publish, update_draft
 from vigia.db.session import session_scope
 from vigia.llm.settings import ModelSettings
 
-CALL_ID = "call_weather_1"
-USAGE = {"prompt_tokens": 21, "completion_tokens": 9, "total_tokens": 30}
+
+@dataclass(frozen=True)
+class Call:
+    """A tool call the scripted upstream asks for."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
 
 
-def _message(body: dict[str, Any]) -> dict[str, Any]:
-    """The assistant's move: the result of the last tool message restated, or the call."""
-    results = [m["content"] for m in body["messages"] if m.get("role") == "tool"]
-    if results:
-        return {"role": "assistant", "content": results[-1]}
-    call = {"name": "get_weather", "arguments": json.dumps({"city": "Madrid"})}
-    return {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [{"id": CALL_ID, "type": "function", "function": call}],
-    }
+Script = Callable[[dict[str, Any]], str | list[Call]]
+"""Gets the request body the upstream received; answers text or tool calls."""
 
 
-def _events(base: dict[str, Any], message: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    def piece(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        choice = {"index": 0, "delta": delta, "finish_reason": finish}
-        return {**base, "object": "chat.completion.chunk", "choices": [choice]}
-
-    if message.get("tool_calls"):
-        call = message["tool_calls"][0]
-        yield piece({"tool_calls": [{"index": 0, **call}]})
-        yield piece({}, "tool_calls")
-    else:
-        yield piece({"role": "assistant", "content": message["content"]})
-        yield piece({}, "stop")
-    yield {**base, "object": "chat.completion.chunk", "choices": [], "usage": USAGE}
+@dataclass
+class ScriptedUpstream:
+    url: str
+    bodies: list[dict[str, Any]] = field(default_factory=list)
 
 
-def create_scripted() -> tuple[Starlette, list[dict[str, Any]]]:
-    """The app and the list each request body is appended to."""
-    bodies: list[dict[str, Any]] = []
+USAGE = {"prompt_tokens": 30, "completion_tokens": 12, "total_tokens": 42}
 
+
+def _message(answer: str | list[Call]) -> dict[str, Any]:
+    if isinstance(answer, str):
+        return {"role": "assistant", "content": answer}
+    calls = [
+        {
+            "id": c.id,
+            "type": "function",
+            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+        }
+        for c in answer
+    ]
+    return {"role": "assistant", "content": None, "tool_calls": calls}
+
+
+def _deltas(answer: str | list[Call]) -> Iterator[dict[str, Any]]:
+    if isinstance(answer, str):
+        for start in range(0, len(answer), 12):
+            yield {"content": answer[start : start + 12]}
+        return
+    for index, c in enumerate(answer):
+        head = {"index": index, "id": c.id, "type": "function"}
+        yield {"tool_calls": [{**head, "function": {"name": c.name, "arguments": ""}}]}
+        arguments = json.dumps(c.arguments)
+        yield {"tool_calls": [{"index": index, "function": {"arguments": arguments}}]}
+
+
+def _app(script: Script, bodies: list[dict[str, Any]]) -> Starlette:
     async def completions(request: Request) -> Response:
         body: dict[str, Any] = await request.json()
         bodies.append(body)
-        message = _message(body)
+        answer = script(body)
+        finish = "stop" if isinstance(answer, str) else "tool_calls"
         base = {"id": "chatcmpl-scripted", "created": int(time.time()), "model": body["model"]}
         if not body.get("stream"):
-            finish = "tool_calls" if message.get("tool_calls") else "stop"
-            choice = {"index": 0, "finish_reason": finish, "message": message}
-            return JSONResponse(
-                {**base, "object": "chat.completion", "usage": USAGE, "choices": [choice]}
-            )
+            choice = {"index": 0, "finish_reason": finish, "message": _message(answer)}
+            reply = {**base, "object": "chat.completion", "usage": USAGE, "choices": [choice]}
+            return JSONResponse(reply)
 
-        async def lines() -> AsyncIterator[str]:
-            for event in _events(base, message):
-                yield f"data: {json.dumps(event)}\n\n"
+        async def events() -> AsyncIterator[str]:
+            chunk = {**base, "object": "chat.completion.chunk"}
+            for delta in _deltas(answer):
+                piece = {**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+                yield f"data: {json.dumps(piece)}\n\n"
+            last = {"index": 0, "delta": {}, "finish_reason": finish}
+            yield f"data: {json.dumps({**chunk, 'choices': [last]})}\n\n"
+            yield f"data: {json.dumps({**chunk, 'choices': [], 'usage': USAGE})}\n\n"
             yield "data: [DONE]\n\n"
 
-        return StreamingResponse(lines(), media_type="text/event-stream")
+        return StreamingResponse(events(), media_type="text/event-stream")
 
-    app = Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])
-    return app, bodies
+    return Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])
 
 
 @contextmanager
-def scripted_upstream() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """Yields the upstream's ``/v1`` URL and the list of the request bodies it received."""
-    app, bodies = create_scripted()
-    with serve_in_thread(app) as url:
-        yield url + "/v1", bodies
+def scripted_upstream(script: Script) -> Iterator[ScriptedUpstream]:
+    """Serves the scripted upstream on loopback; yields its ``/v1`` URL and the bodies."""
+    bodies: list[dict[str, Any]] = []
+    with serve_in_thread(_app(script, bodies)) as url:
+        yield ScriptedUpstream(url + "/v1", bodies)
 
 
-def agent_on_scripted(url: str, name: str = "acme", **patch: Any) -> Tenant:
-    """A tenant whose published agent ``asistente`` runs on the scripted upstream at ``url``
-    with the default guardrails (unless ``patch`` says otherwise)."""
-    tenant = make_tenant(name=name, slug="asistente")
-    allow_upstream(tenant.workspace_id, url)
+def agent_on(upstream: ScriptedUpstream, name: str, instructions: str) -> Tenant:
+    """A tenant whose published agent ``asistente`` runs on ``upstream`` with the guardrails
+    a new agent gets (every check on, in ``block`` mode)."""
+    tenant = make_tenant(name=name, slug="asistente", instructions=instructions)
+    allow_upstream(tenant.workspace_id, upstream.url)
     with session_scope() as session:
         agent = session.get(Agent, tenant.agent_id)
         assert agent is not None
-        model = ModelSettings(provider="openai", name="scripted", base_url=url)
-        update_draft(session, agent, AgentPatch(model=model, **patch))
+        model = ModelSettings(provider="openai", name="gpt-4o-mini", base_url=upstream.url)
+        update_draft(session, agent, AgentPatch(model=model))
         publish(session, agent)
     return tenant
+
+
+def tool_results(body: dict[str, Any]) -> list[str]:
+    """The contents of the ``tool`` messages an upstream request carries."""
+    return [str(m.get("content")) for m in body["messages"] if m.get("role") == "tool"]

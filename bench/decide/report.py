@@ -21,7 +21,7 @@ import numpy as np
 from bench.decide.metrics import calibration_figures
 from bench.decide.tasks import Task
 
-from vigia.decide import service
+from vigia.decide import inference, service
 from vigia.decide.calibration import Calibration
 from vigia.decide.encoder import TextEncoder
 from vigia.decide.schemas import Question
@@ -31,14 +31,14 @@ def decide_rows(
     encoder: TextEncoder, calibration: Calibration, task: Task
 ) -> list[tuple[Any, np.ndarray]]:
     """The API answer and the model's probabilities for every row of ``task``."""
-    plans: dict[int, tuple[Question, service.Plan]] = {}
+    plans: dict[int, tuple[Question, inference.Plan]] = {}
     results = []
     for state, wire, _ in task.rows:
         if id(wire) not in plans:
             question = Question.model_validate(wire)
-            plans[id(wire)] = (question, service.plan_question(question))
+            plans[id(wire)] = (question, inference.plan_question(question))
         question, plan = plans[id(wire)]
-        outcome = service.run_model(state, [plan], encoder, calibration)[0]
+        outcome = inference.run_model(state, [plan], encoder, calibration)[0]
         answer = service.to_answer(outcome, service.threshold(question, None, calibration))
         results.append((answer, outcome.probabilities))
     return results
@@ -87,10 +87,12 @@ def evaluate_task(
     if task.out_of_scope:
         wire = task.rows[0][1]
         question = Question.model_validate(wire)
-        plan = service.plan_question(question)
+        plan = inference.plan_question(question)
         limit = service.threshold(question, None, calibration)
         abstained = [
-            service.to_answer(service.run_model(s, [plan], encoder, calibration)[0], limit).abstain
+            service.to_answer(
+                inference.run_model(s, [plan], encoder, calibration)[0], limit
+            ).abstain
             for s in task.out_of_scope
         ]
         report["all"]["oos_abstain"] = float(np.mean(abstained))

@@ -22,7 +22,7 @@ import time
 from bench.injection.customer_fpr import messages
 from bench.injection.data import read_split
 
-from vigia.guardrails import messages as guarded
+from vigia.guardrails import verdict_cache as guarded
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.guardrails.injection import _RESULTS, warm_up
 

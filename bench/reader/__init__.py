@@ -1,2 +1,2 @@
 """The answer-sentence selector's data (reading pools of public questions), fitting and
-figures (``bench/fit_reader.py``)."""
+figures (``python -m training.answer_selector``)."""

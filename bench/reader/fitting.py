@@ -8,8 +8,10 @@ when it holds a gold answer (folded, as ``bench/knowledge_public.py`` checks rep
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -82,6 +84,12 @@ class Fit:
 
     def __call__(self, x: NDArray[np.float32]) -> NDArray[np.float64]:
         return 1.0 / (1.0 + np.exp(-(x.astype(np.float64) @ self.weights + self.bias)))
+
+
+def load_fit(path: str) -> Fit:
+    """The weights and bias of a selector JSON file."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return Fit(np.asarray(data["weights"], dtype=np.float64), float(data["bias"]))
 
 
 def listwise_weights(x: NDArray[np.float64], labels: list[NDArray[np.bool_]], l2: float) -> Any:

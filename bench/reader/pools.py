@@ -26,6 +26,14 @@ SPLIT_SEED = 13
 OUT = Path(__file__).resolve().parents[1] / ".out" / "reader"
 
 
+def inner_halves(articles: list[str]) -> tuple[set[str], set[str]]:
+    """The fitting articles in two halves (sorted, shuffled with ``SPLIT_SEED``)."""
+    ordered = sorted(set(articles))
+    random.Random(SPLIT_SEED).shuffle(ordered)
+    half = len(ordered) // 2
+    return set(ordered[:half]), set(ordered[half:])
+
+
 def heldout_articles(articles: Iterable[str]) -> set[str]:
     """Half of the distinct ``articles`` (sorted, shuffled with ``SPLIT_SEED``): never
     fitted on when figures are called held out."""

@@ -11,6 +11,7 @@ from vigia.console import router as console
 from vigia.decide.endpoints import router as decide_router
 from vigia.evaluation.endpoints import router as evaluation_router
 from vigia.http import errors as http_errors
+from vigia.http.admission import write_gate_for
 from vigia.http.body_limit import BodyLimitMiddleware
 from vigia.http.client_gone import ClientGoneMiddleware
 from vigia.http.form_text import refuse_unstorable_fields
@@ -25,13 +26,17 @@ from vigia.openai_api.conversations import router as conversations_router
 from vigia.openai_api.endpoints import router as openai_router
 from vigia.operations.endpoints import router as operations_router
 from vigia.review.endpoints import router as review_router
+from vigia.users.endpoints import router as users_router
 from vigia.workspaces.auth import cached_workspace
+from vigia.workspaces.ratelimit import rate_limiter_for
 from vigia.worlds.endpoints import router as worlds_router
 
 
 def create_app() -> FastAPI:
-    """The whole Vigia HTTP service."""
-    docs = get_settings().api_docs  # their pages load scripts from a CDN: off by default
+    """The whole Vigia HTTP service, with state of its own: a second app in the same process
+    shares no write slots and no rate-limit counts with it."""
+    settings = get_settings()
+    docs = settings.api_docs  # their pages load scripts from a CDN: off by default
     app = FastAPI(
         title="Vigia",
         version=__version__,
@@ -39,6 +44,8 @@ def create_app() -> FastAPI:
         redoc_url="/redoc" if docs else None,
         dependencies=[Depends(refuse_unstorable_fields)],  # every form, every route
     )
+    app.state.write_gate = write_gate_for(settings)
+    app.state.rate_limiter = rate_limiter_for(settings)
     http_errors.install(app, pages=console.ERROR_PAGES)
     find_workspaces_with(cached_workspace)  # write slots are shared by workspace
     app.add_middleware(ClientGoneMiddleware)  # innermost: the engine stops for a gone client
@@ -53,6 +60,7 @@ def create_app() -> FastAPI:
     app.include_router(admin_router)
     app.include_router(knowledge_router)
     app.include_router(evaluation_router)
+    app.include_router(users_router)
     app.include_router(worlds_router)
     app.include_router(operations_router)
     console.mount(app)

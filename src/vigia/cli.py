@@ -14,7 +14,7 @@ from vigia.conversations import service as conversations
 from vigia.db.cli_session import in_session
 from vigia.db.migrate import upgrade
 from vigia.decide.cli import app as decide_app
-from vigia.engine.runs import run_view
+from vigia.engine import run_view
 from vigia.errors import VigiaError
 from vigia.evaluation.cli import app as eval_app
 from vigia.evaluation.cli import export_promptfoo, publish_gated

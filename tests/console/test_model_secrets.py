@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from tests.chat_calls import ADMIN
 from tests.conftest import ADMIN_TOKEN, Tenant
 from tests.console.helpers import log_in, make_user
-from tests.foundation.helpers import ADMIN
 from tests.recording_upstream import recording_upstream
 from vigia.agents.models import Agent
 from vigia.config import get_settings

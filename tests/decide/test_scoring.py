@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
 from vigia.decide import scoring
-from vigia.decide.calibration import Linear, get_calibration, parse
+from vigia.decide.calibration import get_calibration, parse
 from vigia.decide.texts import humanise, option_text, render_state, statement
 
 
@@ -134,27 +132,3 @@ def test_shipped_calibration_reads_no_familiarity() -> None:
     calibration = get_calibration()  # 1.3.0: no label centroids, no familiarity weights
     assert calibration.familiar_labels == "" and calibration.label_centroids().shape == (0, 0)
     assert "familiarity" not in calibration.binary.weights
-    assert calibration.binary_seen.weights == {}  # no step: one binary map for every ask
-    assert "binary_seen" not in calibration.to_json()
-
-
-def test_asks_at_or_above_the_familiarity_threshold_get_the_seen_map() -> None:
-    shipped = get_calibration()
-    seen = Linear({"bias": 2.0})
-    step = replace(shipped, binary_seen=seen, familiar_threshold=0.8)
-    features = {
-        "ask_z": 0.0,
-        "state_z": 0.0,
-        "overlap": 0.0,
-        "cross_lingual": 0.0,
-        "lang_es": 0.0,
-        "lang_pt": 0.0,
-        "pair": 0.0,
-    }
-    assert scoring.binary_map({**features, "familiarity": 0.8}, step) is seen
-    assert scoring.binary_map({**features, "familiarity": 0.79}, step) is shipped.binary
-    assert scoring.binary_map({**features, "familiarity": 0.95}, shipped) is shipped.binary
-    assert scoring.yes_probability({**features, "familiarity": 0.9}, step) == pytest.approx(
-        1 / (1 + np.exp(-2.0))
-    )
-    assert parse(step.to_json()) == step  # the step survives the file

@@ -87,7 +87,8 @@ def test_injection_sensitivity_moves_the_threshold_along_the_roc() -> None:
     }
     assert fired == {"low": False, "medium": True, "high": True}
     verdict = by_name(check_message(message, GuardrailsConfig(injection_sensitivity="low")))
-    assert verdict["injection"].detail["sensitivity"] == "low"
+    detail = verdict["injection"].detail
+    assert "sensitivity" in detail and detail["sensitivity"] == "low"
 
 
 def test_length_blocks_long_messages_without_running_the_other_checks() -> None:
@@ -109,7 +110,8 @@ def test_blocked_topic_matches_by_keyword_and_by_similarity() -> None:
     keyword = by_name(check_message("¿Qué opinás de la política económica?", config))["topics"]
     similar = by_name(check_message("¿A quién vas a votar en las elecciones?", config))["topics"]
     unrelated = by_name(check_message("¿Cubren daños por granizo?", config))["topics"]
-    assert not keyword.passed and keyword.detail["topics"] == ["Política"]
+    assert not keyword.passed and "topics" in keyword.detail
+    assert keyword.detail["topics"] == ["Política"]
     assert not similar.passed
     assert unrelated.passed
 
@@ -127,7 +129,7 @@ def test_grounding_rejects_a_claim_absent_from_the_instructions() -> None:
     sentence = "Sí, entregamos todos los días, incluso el domingo."
     grounding = by_name(check_reply([sentence], config, context(config)))["grounding"]
     assert not grounding.passed and grounding.blocking and grounding.severity == "grave"
-    assert grounding.detail["unsupported"] == [sentence]
+    assert "unsupported" in grounding.detail and grounding.detail["unsupported"] == [sentence]
 
 
 def test_grounding_accepts_paraphrases_of_the_sources_and_skips_questions() -> None:
@@ -156,7 +158,8 @@ def test_personal_data_fires_unless_the_contact_or_instructions_supplied_it() ->
     echoed = check_reply(
         ["Te escribimos a ana@mail.com."], config, context(config, "soy ana@mail.com")
     )
-    assert not leak["personal_data"].passed and leak["personal_data"].detail["kinds"] == ["email"]
+    leaked = leak["personal_data"]
+    assert not leaked.passed and "kinds" in leaked.detail and leaked.detail["kinds"] == ["email"]
     assert by_name(echoed)["personal_data"].passed
 
 

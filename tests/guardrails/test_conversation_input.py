@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 from openai.types.chat import ChatCompletionMessageFunctionToolCallParam
 
+from tests.function_agents import run_of
 from tests.guardrails.upstream import UPSTREAM_MODEL, agent_on_upstream, ask, client_of, sherlock
-from tests.tools.helpers import run_of
 from vigia.conversations import service as conversations
 from vigia.db.session import session_scope
 from vigia.llm.function import FunctionModel

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.chat_calls import stream_lines
 from tests.conftest import Tenant, make_tenant
-from tests.foundation.helpers import stream_lines
 from tests.knowledge.documents import policy_pdf
 from vigia.agents.schemas import AgentConfig, AgentPatch, Replies
 from vigia.agents.service import get_agent, publish, update_draft

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from tests.chat_calls import chat
 from tests.conftest import Tenant
-from tests.foundation.helpers import chat
 
 
 def vigia(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict[str, object]]:

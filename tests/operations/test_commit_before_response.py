@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 from starlette.types import Message, Receive, Scope, Send
 
+from tests.chat_calls import ADMIN
 from tests.conftest import Tenant
-from tests.foundation.helpers import ADMIN
 from vigia.app import create_app
 
 

@@ -10,8 +10,8 @@ import logging
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.chat_calls import chat
 from tests.conftest import ADMIN_TOKEN, Tenant
-from tests.foundation.helpers import chat
 from vigia.observability import context, logs
 
 SECRET_MESSAGE = "mi número de tarjeta es 4111 1111 1111 1111, ¿cuál es el horario?"

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.chat_calls import ADMIN, chat
 from tests.conftest import Tenant, make_tenant
-from tests.foundation.helpers import ADMIN, chat
 from vigia.config import get_settings
 
 

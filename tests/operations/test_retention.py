@@ -15,8 +15,8 @@ from sqlalchemy import exists, func, select
 from tests.conftest import Tenant
 from vigia.conversations.models import Conversation, Message
 from vigia.db.session import session_scope
+from vigia.engine import month_start
 from vigia.engine.models import Run, RunStage
-from vigia.engine.stages.budget import month_start
 from vigia.errors import Invalid
 from vigia.operations.retention import cutoff_of, purge_before
 from vigia.review.models import OutputReview

@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 from sqlalchemy import text
 
+from tests.chat_calls import ADMIN
 from tests.conftest import make_tenant, serve_in_thread
-from tests.foundation.helpers import ADMIN
 from vigia.db.session import get_engine
 from vigia.llm.mock_upstream import create_mock
 

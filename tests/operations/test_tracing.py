@@ -12,8 +12,8 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, format_trace_id
 
+from tests.chat_calls import ADMIN, chat
 from tests.conftest import Tenant
-from tests.foundation.helpers import ADMIN, chat
 from vigia.observability import tracing
 
 

@@ -4,27 +4,36 @@ from __future__ import annotations
 
 import pytest
 
-from vigia.guardrails.verdict import Verdict
+from vigia.guardrails.verdict import GroundingDetail, Verdict
 from vigia.review.decision import decide
 
-CLEAN = Verdict("grounding", passed=True, detail={"unsupported": [], "uncertain": []})
-UNCERTAIN = Verdict("grounding", passed=True, detail={"unsupported": [], "uncertain": ["x"]})
+
+def grounding(unsupported: list[str], uncertain: list[str]) -> GroundingDetail:
+    return {"unsupported": unsupported, "uncertain": uncertain, "reasons": [], "judge": "embedded"}
+
+
+CLEAN = Verdict("grounding", passed=True, detail=grounding([], []))
+UNCERTAIN = Verdict("grounding", passed=True, detail=grounding([], ["x"]))
 GRAVE = Verdict(
     "grounding",
     passed=False,
     blocking=True,
     severity="grave",
-    detail={"unsupported": ["Abrimos el domingo."], "uncertain": []},
+    detail=grounding(["Abrimos el domingo."], []),
 )
 LEVE = Verdict(
     "grounding",
     passed=False,
     blocking=True,
     severity="leve",
-    detail={"unsupported": ["Trabajamos con telas de Italia."], "uncertain": []},
+    detail=grounding(["Trabajamos con telas de Italia."], []),
 )
 LOGGED = Verdict(
-    "personal_data", passed=False, blocking=False, severity="grave", detail={"kinds": ["email"]}
+    "personal_data",
+    passed=False,
+    blocking=False,
+    severity="grave",
+    detail={"kinds": ["email"], "sentences": ["Escribí a ana@mail.com."]},
 )
 
 

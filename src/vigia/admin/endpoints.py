@@ -19,9 +19,7 @@ from vigia.agents.schemas import (
 )
 from vigia.conversations import service as conversations
 from vigia.conversations.schemas import ConversationOut, HandoffOut, OperatorReplyOut
-from vigia.engine.runs import run_view
-from vigia.engine.schemas import RunOut
-from vigia.engine.stages import budget
+from vigia.engine import RunOut, budget_state, month_spend, month_start, run_view
 from vigia.http.deps import Admin, Db
 from vigia.knowledge.changes import pending_changes
 from vigia.knowledge.schemas import KnowledgeChangeList, KnowledgeChangeOut
@@ -30,6 +28,7 @@ from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.schemas import (
     IssuedKeyOut,
+    KeyCreate,
     KeyList,
     KeyOut,
     SecretDeletedOut,
@@ -96,10 +95,10 @@ def delete_secret(workspace: str, name: SecretName, _: Admin, db: Db) -> SecretD
 def usage(workspace: str, _: Admin, db: Db) -> schemas.UsageOut:
     """This month's spend against the budget; ``alert`` is true once it is reached."""
     ws = workspaces.find_workspace(db, workspace)
-    state = budget.budget_state(db, ws)
+    state = budget_state(db, ws)
     return schemas.UsageOut(
-        month_start=budget.month_start(),
-        spent_usd=round(budget.month_spend(db, ws.id), 8),
+        month_start=month_start(),
+        spent_usd=round(month_spend(db, ws.id), 8),
         budget_usd=state.budget_usd,
         action=state.action,
         exhausted=state.exhausted,
@@ -158,7 +157,7 @@ def agent_knowledge_changes(workspace: str, slug: str, _: Admin, db: Db) -> Know
 
 
 @router.post("/workspaces/{workspace}/keys", status_code=201)
-def create_key(workspace: str, body: schemas.KeyCreate, _: Admin, db: Db) -> IssuedKeyOut:
+def create_key(workspace: str, body: KeyCreate, _: Admin, db: Db) -> IssuedKeyOut:
     """A new key; the secret is in this response only."""
     ws = workspaces.find_workspace(db, workspace)
     agent_id = agents.get_agent(db, ws.id, body.agent).id if body.agent else None

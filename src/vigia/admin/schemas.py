@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from vigia.kit.fields import Integer, Number
+from vigia.kit.fields import Number
 from vigia.kit.wire_types import Timestamp
 
 
@@ -21,21 +21,6 @@ class BudgetUpdate(BaseModel):
 
 class ToolHostsUpdate(BaseModel):
     hosts: list[Annotated[str, Field(min_length=1, max_length=253)]] = Field(max_length=100)
-
-
-Scope = Literal["chat", "decide", "guardrails:review"]
-
-
-def _chat_only() -> list[Scope]:
-    return ["chat"]
-
-
-class KeyCreate(BaseModel):
-    agent: str | None = Field(default=None, max_length=64, description="slug: a channel key")
-    env: Literal["production", "draft"] = "production"
-    scopes: list[Scope] = Field(default_factory=_chat_only, min_length=1, max_length=3)
-    rpm: Integer | None = Field(default=None, ge=1, le=10_000)
-    name: str = Field(default="", max_length=64)
 
 
 class OperatorReply(BaseModel):

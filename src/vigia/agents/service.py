@@ -9,12 +9,11 @@ from typing import Any, Protocol
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from vigia.agents.models import Agent as Agent
-from vigia.agents.models import AgentVersion
+from vigia.agents.models import Agent, AgentVersion
 from vigia.agents.schemas import AgentConfig, AgentCreate, AgentPatch
 from vigia.errors import Conflict, NotFound
 from vigia.kit.cache import LRUCache
-from vigia.workspaces.service import Workspace
+from vigia.workspaces.models import Workspace
 from vigia.workspaces.upstream import check_model
 
 
@@ -86,6 +85,11 @@ class AgentRow(Protocol):
     def published_version(self) -> int | None: ...
 
 
+def draft_config(agent: AgentRow) -> AgentConfig:
+    """The agent's draft configuration, parsed (other domains read it here, never the column)."""
+    return AgentConfig.model_validate(agent.draft)
+
+
 def find_agent_row(
     session: Session, workspace_id: str, *, slug: str | None = None, agent_id: str | None = None
 ) -> AgentRow | None:
@@ -108,7 +112,7 @@ def list_agents(session: Session, workspace_id: str) -> list[Agent]:
 
 def update_draft(session: Session, agent: Agent, patch: AgentPatch) -> Agent:
     """Edits the draft; published versions are untouched."""
-    config = _apply(AgentConfig.model_validate(agent.draft), patch)
+    config = _apply(draft_config(agent), patch)
     if patch.model is not None:
         check_model(session, agent.workspace_id, config.model)
     agent.draft = config.model_dump()
@@ -184,7 +188,7 @@ def _version_config(session: Session, agent: AgentRow, number: int) -> AgentConf
 def resolve(session: Session, agent: AgentRow, env: str) -> ResolvedAgent:
     """What ``env`` runs for ``agent``; production needs a published version."""
     if env == "draft":
-        config = AgentConfig.model_validate(agent.draft)
+        config = draft_config(agent)
         return ResolvedAgent(agent, config, draft_number(agent), "draft")
     if agent.published_version is None:
         raise NotFound(

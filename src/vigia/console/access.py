@@ -19,9 +19,10 @@ from vigia.errors import Forbidden, NotFound
 from vigia.http.deps import Db
 from vigia.users import roles
 from vigia.users import service as users
+from vigia.users.models import User
 from vigia.users.roles import Permission
-from vigia.users.service import User
-from vigia.workspaces.service import Workspace, find_workspace
+from vigia.workspaces.models import Workspace
+from vigia.workspaces.service import find_workspace
 
 
 def console_user(request: Request, db: Db) -> User:

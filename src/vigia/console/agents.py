@@ -93,7 +93,7 @@ def _agent_page(
     saved: bool = False,
     model_error: str | None = None,
 ) -> Response:
-    draft = AgentConfig.model_validate(agent.draft)
+    draft = agents.draft_config(agent)
     published = _published(db, agent)
     knowledge_changes = pending_changes(db, agent) if agent.kind == "internal" else []
     return page(

@@ -17,8 +17,7 @@ from vigia.console.rendering import page
 from vigia.console.responses import Checked, see_other
 from vigia.conversations import service as conversations
 from vigia.conversations.models import Conversation
-from vigia.engine.runs import run_view
-from vigia.engine.schemas import RunOut
+from vigia.engine import RunOut, run_view
 from vigia.errors import NotFound
 from vigia.http.deps import Db
 

@@ -17,9 +17,9 @@ from vigia.console.access import Access, Configurer, Reader
 from vigia.console.agent_form import problems
 from vigia.console.rendering import page
 from vigia.console.responses import Checked, Form, see_other, text
-from vigia.evals import promptfoo
-from vigia.evals import service as evals
-from vigia.evals.schemas import Env, EvalCaseIn, EvalRunOut
+from vigia.eval_cases import promptfoo
+from vigia.eval_cases import service as eval_cases
+from vigia.eval_cases.schemas import Env, EvalCaseIn, EvalRunOut
 from vigia.evaluation.runner import evaluate
 from vigia.http.deps import Db
 
@@ -37,7 +37,7 @@ def _page(
     report: EvalRunOut | None = None,
     error: str | None = None,
 ) -> Response:
-    cases = [evals.case_view(c) for c in evals.list_cases(db, agent.id)] if agent else []
+    cases = [eval_cases.case_view(c) for c in eval_cases.list_cases(db, agent.id)] if agent else []
     return page(
         request,
         "evaluation.html",
@@ -77,7 +77,7 @@ def add_case(request: Request, slug: str, access: Configurer, db: Db, form: Form
         )
     except ValidationError as error:
         return _page(request, access, db, agent, status=422, error="; ".join(problems(error)))
-    evals.create_case(db, access.workspace.id, agent.id, spec)
+    eval_cases.create_case(db, access.workspace.id, agent.id, spec)
     return see_other(f"{access.base}/evaluation?agent={slug}")
 
 

@@ -9,7 +9,6 @@ from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.orm import Session
 from starlette.responses import Response
 
-from vigia.admin.schemas import KeyCreate
 from vigia.agents import service as agents
 from vigia.console.access import Access, Configurer, Reader
 from vigia.console.agent_form import problems
@@ -20,6 +19,7 @@ from vigia.http.deps import Db
 from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.auth import SCOPES
+from vigia.workspaces.schemas import KeyCreate
 
 router = APIRouter(prefix="/console/w/{ws}/keys", include_in_schema=False)
 

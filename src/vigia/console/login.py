@@ -8,8 +8,8 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import Response
 
 from vigia.console.access import ConsoleUser, access_to, home_of, workspaces_of
+from vigia.console.catalogue import LANGUAGES
 from vigia.console.errors import safe_next
-from vigia.console.messages import LANGUAGES
 from vigia.console.rendering import LANG_COOKIE, page
 from vigia.console.responses import Checked, see_other
 from vigia.errors import RateLimited, Unauthorized

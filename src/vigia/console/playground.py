@@ -21,9 +21,15 @@ from sqlalchemy.orm import Session
 from vigia.agents.service import AgentRow, find_agent_row
 from vigia.console.access import Configurer
 from vigia.console.responses import Checked
-from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
-from vigia.engine.pipeline import execute, prepare
-from vigia.engine.turn import TurnRequest
+from vigia.engine import (
+    ClientToolCalls,
+    EngineEvent,
+    TextDelta,
+    TurnRequest,
+    TurnResult,
+    execute,
+    prepare,
+)
 from vigia.errors import NotFound, VigiaError
 from vigia.http.deps import Db, WriteSlot
 from vigia.http.sse import sse_line

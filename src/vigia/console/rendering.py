@@ -8,8 +8,9 @@ from fastapi import Request
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.responses import HTMLResponse
 
-from vigia.console.messages import LANGUAGES, translator
+from vigia.console.catalogue import LANGUAGES, translator
 from vigia.console.security import CSP, csrf_token, keep_csrf
+from vigia.kit.turn_status import TURN_STATUSES
 
 LANG_COOKIE = "vigia_lang"
 
@@ -20,6 +21,8 @@ ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+ENV.globals["turn_statuses"] = TURN_STATUSES
+"""Every run status has a label ``trace.status_<status>`` in the catalogue."""
 
 
 def language_of(request: Request) -> str:

@@ -18,8 +18,7 @@ from vigia.console.charts import BarChart, bar_chart
 from vigia.console.rendering import page
 from vigia.console.responses import Checked, see_other
 from vigia.db.base import utcnow
-from vigia.engine.stages import budget
-from vigia.engine.usage import usage_by_agent, usage_by_day
+from vigia.engine import budget_state, month_spend, usage_by_agent, usage_by_day
 from vigia.errors import Invalid
 from vigia.http.deps import Db
 from vigia.workspaces import service as workspaces
@@ -63,14 +62,14 @@ def _charts(db: Session, access: Access) -> list[BarChart]:
 
 @router.get("")
 def usage_page(request: Request, access: Reader, db: Db) -> Response:
-    state = budget.budget_state(db, access.workspace)
+    state = budget_state(db, access.workspace)
     return page(
         request,
         "usage.html",
         access=access,
         section="usage",
         charts=_charts(db, access),
-        spent=_usd(budget.month_spend(db, access.workspace.id)),
+        spent=_usd(month_spend(db, access.workspace.id)),
         state=state,
         budget_usd=access.workspace.budget_usd,
         action=access.workspace.budget_action,

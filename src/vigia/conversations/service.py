@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, insert, select, true, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from vigia.conversations.models import Conversation, Message
@@ -46,6 +47,41 @@ def reach_conversation(
         raise NotFound("conversation not found")
     if agent_id is not None and row.agent_id != agent_id:
         raise NotFound("conversation not found")
+    return row
+
+
+def external_conversation(
+    session: Session, workspace_id: str, agent_id: str, external_id: str
+) -> Conversation | None:
+    """The agent's conversation that an external agent names ``external_id``, if any."""
+    return session.scalars(
+        select(Conversation).where(
+            Conversation.workspace_id == workspace_id,
+            Conversation.agent_id == agent_id,
+            Conversation.external_id == external_id,
+        )
+    ).one_or_none()
+
+
+def open_external_conversation(
+    session: Session, workspace_id: str, agent_id: str, external_id: str
+) -> Conversation:
+    """The agent's conversation named ``external_id``, created if it is new (a concurrent
+    writer that created it first wins; its conversation is returned)."""
+    known = external_conversation(session, workspace_id, agent_id, external_id)
+    if known is not None:
+        return known
+    try:
+        with session.begin_nested():
+            row = Conversation(
+                workspace_id=workspace_id, agent_id=agent_id, external_id=external_id
+            )
+            session.add(row)
+    except IntegrityError:
+        winner = external_conversation(session, workspace_id, agent_id, external_id)
+        if winner is None:  # pragma: no cover - the constraint fired, so the row exists
+            raise
+        return winner
     return row
 
 

@@ -4,7 +4,7 @@ from vigia.agents import models as agents_models
 from vigia.conversations import models as conversations_models
 from vigia.decide import models as decide_models
 from vigia.engine import models as engine_models
-from vigia.evals import models as evals_models
+from vigia.eval_cases import models as evals_models
 from vigia.knowledge import models as knowledge_models
 from vigia.review import models as review_models
 from vigia.search import models as search_models

@@ -1,9 +1,10 @@
 """Fitted constants of the decision model, read from ``calibration.json`` next to this module.
 
-``bench/decide_eval.py --fit`` refits them on the development data and rewrites the file;
-``docs/decide.md`` says how each was fitted. Every calibrated map is a ``Linear`` function
-of a few named features that mean the same on any question (number of options, margin,
-language, …), never a weight per dataset.
+``python -m training.decide_calibration`` refits them on the development data and rewrites
+the file; ``docs/decide.md`` says how each was fitted. Every calibrated map is a ``Linear``
+function of a few named features that mean the same on any question (number of options,
+margin, language, …), never a weight per dataset. ``parse`` refuses a file of another
+model id or whose maps name features this code does not compute.
 """
 
 from __future__ import annotations
@@ -19,6 +20,20 @@ from numpy.typing import NDArray
 
 CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
 TYPES = ("choice", "scale", "binary")
+MODEL_ID = "vigia-decide-1.3.0"
+# The features each map may weigh (``scoring.choice_features``, ``scoring.binary_features``;
+# ``bias`` is the constant 1); the examples' map reads the choice features of the logits.
+_CHOICE_FEATURES = ("bias", "log_options", "margin", "spread", "lang_es", "lang_pt")
+_BINARY_FEATURES = ("bias", "ask_z", "state_z", "overlap", "cross_lingual", "lang_es", "lang_pt")
+MAP_FEATURES: dict[str, tuple[str, ...]] = {
+    "choice": _CHOICE_FEATURES,
+    "binary": (*_BINARY_FEATURES, "pair", "familiarity", "familiarity_pair"),
+    "examples": _CHOICE_FEATURES,
+}
+
+
+class CalibrationMismatch(ValueError):
+    """A calibration file made for another model id or other features than this code reads."""
 
 
 @dataclass(frozen=True)
@@ -44,9 +59,7 @@ class Calibration:
     (empty: no such feature), and its ``familiarity`` feature the ask's highest cosine to
     the rows of ``familiar_labels`` (a float16 ``.npy`` next to this module: one centred,
     normalised centroid per label the similarity was fitted on; empty: no such feature);
-    ``binary_seen`` the logit of ``yes`` for asks whose familiarity reaches
-    ``familiar_threshold`` (labels like those the similarity was fitted on; empty: ``binary``
-    applies to every ask); ``scale_slope``/``scale_spacing`` the ordered logit of a
+    ``scale_slope``/``scale_spacing`` the ordered logit of a
     scale. With examples: the classifier's encoders, penalty, candidate-text
     weight, and ``examples`` the log inverse temperature of its logits. Defaults of
     ``min_confidence`` per type, zero-shot and with examples.
@@ -67,8 +80,6 @@ class Calibration:
     default_min_confidence_examples: dict[str, float] = field(default_factory=dict)
     binary_pair: tuple[float, ...] = ()
     familiar_labels: str = ""
-    binary_seen: Linear = field(default_factory=lambda: Linear({}))
-    familiar_threshold: float = 0.0
 
     def label_centroids(self) -> NDArray[np.float64]:
         """The matrix of ``familiar_labels`` (no rows when there is none)."""
@@ -76,18 +87,32 @@ class Calibration:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("choice", "binary", "examples", "binary_seen"):
+        for name in ("choice", "binary", "examples"):
             data[name] = data[name]["weights"]
         data["binary_pair"] = list(self.binary_pair)
         if not self.familiar_labels:  # none: the file reads as before the field existed
             del data["familiar_labels"]
-        if not self.binary_seen.weights:  # one binary map, as before the step existed
-            del data["binary_seen"], data["familiar_threshold"]
         return data
 
 
+def check_identity(data: dict[str, Any]) -> None:
+    """Raise ``CalibrationMismatch`` unless ``data`` is ``MODEL_ID`` with known features."""
+    if data.get("model") != MODEL_ID:
+        raise CalibrationMismatch(
+            f"calibration file holds model {data.get('model')!r}; this code reads {MODEL_ID!r}"
+        )
+    for name, known in MAP_FEATURES.items():
+        unknown = sorted(set(data.get(name, {})) - set(known))
+        if unknown:
+            raise CalibrationMismatch(
+                f"calibration {MODEL_ID}: the {name} map weighs features this code does not "
+                f"compute: {', '.join(unknown)}"
+            )
+
+
 def parse(data: dict[str, Any]) -> Calibration:
-    """A calibration from its JSON object."""
+    """A calibration from its JSON object (its model id and feature names checked first)."""
+    check_identity(data)
 
     def floats(value: dict[str, Any]) -> dict[str, float]:
         return {str(k): float(v) for k, v in value.items()}
@@ -108,8 +133,6 @@ def parse(data: dict[str, Any]) -> Calibration:
         default_min_confidence_examples=floats(data["default_min_confidence_examples"]),
         binary_pair=tuple(float(w) for w in data.get("binary_pair", [])),
         familiar_labels=str(data.get("familiar_labels", "")),
-        binary_seen=Linear(floats(data.get("binary_seen", {}))),
-        familiar_threshold=float(data.get("familiar_threshold", 0.0)),
     )
 
 

@@ -197,8 +197,6 @@ class DecideResponse(BaseModel):
 
 # ---- /v1/systemone: the older twin (no abstention, ``criteria`` instead of options) ----
 
-MAX_CRITERIA = MAX_OPTIONS
-
 
 class SystemOneQuestion(BaseModel):
     """One systemone question: ``noul`` (yes/no), ``choice`` or ``score`` over ``criteria``."""

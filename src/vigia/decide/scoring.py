@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vigia.decide.calibration import Calibration, Linear
+from vigia.decide.calibration import Calibration
 from vigia.decide.reference import Reference
 from vigia.language import content_terms
 
@@ -150,19 +150,9 @@ def binary_features(
     }
 
 
-def binary_map(features: dict[str, float], calibration: Calibration) -> Linear:
-    """The binary map an ask gets: ``binary_seen`` when its familiarity reaches
-    ``familiar_threshold`` (a label like those the similarity was fitted on), else
-    ``binary``."""
-    seen = calibration.binary_seen
-    if seen.weights and features.get("familiarity", 0.0) >= calibration.familiar_threshold:
-        return seen
-    return calibration.binary
-
-
 def yes_probability(features: dict[str, float], calibration: Calibration) -> float:
     """Probability of ``yes`` to a zero-shot binary question."""
-    return sigmoid(binary_map(features, calibration)(features))
+    return sigmoid(calibration.binary(features))
 
 
 def trend(closeness: Array) -> float:

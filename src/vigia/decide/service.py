@@ -28,8 +28,6 @@ from vigia.errors import QuotaExceeded
 from vigia.llm.tokens import count_tokens
 from vigia.workspaces.limits import decide_quota
 
-__all__ = ["Outcome", "Plan", "plan_question", "run_model"]
-
 
 def threshold(
     question: Question, request_min: float | None, calibration: Calibration, learned: bool = False

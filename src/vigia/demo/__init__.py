@@ -14,13 +14,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from vigia.agents import service as agents
-from vigia.agents.schemas import AgentConfig, AgentCreate, Replies
+from vigia.agents.schemas import AgentCreate, Replies
 from vigia.config import get_settings
 from vigia.errors import NotFound
 from vigia.knowledge import service as knowledge
 from vigia.users import roles
 from vigia.users import service as users
 from vigia.workspaces import service as workspaces
+from vigia.workspaces.models import Workspace
 
 WORKSPACE = "demo"
 AGENT = "asistente-demo"
@@ -42,9 +43,9 @@ GREETING = (
 )
 
 
-def _load_samples(session: Session, workspace: workspaces.Workspace, agent: Any) -> None:
+def _load_samples(session: Session, workspace: Workspace, agent: Any) -> None:
     """Adds the sample documents to the agent's draft knowledge and publishes it, once."""
-    if AgentConfig.model_validate(agent.draft).knowledge_bases:
+    if agents.draft_config(agent).knowledge_bases:
         return
     kb = knowledge.agent_knowledge_base(session, workspace, agent)
     for path in sorted(SAMPLES.iterdir()):
@@ -53,7 +54,7 @@ def _load_samples(session: Session, workspace: workspaces.Workspace, agent: Any)
     agents.publish(session, agent)
 
 
-def _console_owner(session: Session, workspace: workspaces.Workspace) -> str:
+def _console_owner(session: Session, workspace: Workspace) -> str:
     """The demo's console owner, with a fresh password (like the keys, printed each time)."""
     password = secrets.token_urlsafe(12)
     user = users.find_user(session, CONSOLE_USER)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from vigia.kit.turn_status import TurnStatus
 from vigia.llm.protocol import ToolCall
 
 
@@ -58,7 +59,7 @@ class ClientToolCalls:
 class TurnResult:
     """The last event of every turn: what happened, what it cost, where it is stored."""
 
-    status: str
+    status: TurnStatus
     content: str
     run_id: str
     conversation_id: str

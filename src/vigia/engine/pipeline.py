@@ -30,6 +30,7 @@ from vigia.engine.stages.tool_setup import prepare_tools
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import EarlyAnswer, Turn, TurnRequest
 from vigia.errors import ClientGone, NotFound, UpstreamError
+from vigia.kit.turn_status import TurnStatus
 from vigia.llm.protocol import ToolCall
 from vigia.observability import context as observed
 from vigia.workspaces.limits import budget_row
@@ -162,7 +163,7 @@ def execute(turn: Turn) -> Iterator[EngineEvent]:
 
 def _finish(
     turn: Turn,
-    status: str,
+    status: TurnStatus,
     content: str,
     generation: Generation | None = None,
     calls: list[ToolCall] | None = None,

@@ -8,6 +8,7 @@ from typing import Any
 
 from vigia.agents.schemas import AgentConfig
 from vigia.engine.trace import Trace
+from vigia.kit.turn_status import TurnStatus
 from vigia.llm.protocol import ChatMessage, Passage, ToolSpec
 
 
@@ -42,7 +43,7 @@ class TurnRequest:
 class EarlyAnswer:
     """A turn that ends before generation: blocked input, paused budget or handoff."""
 
-    status: str
+    status: TurnStatus
     content: str = ""
 
 

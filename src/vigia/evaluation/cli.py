@@ -17,12 +17,13 @@ from vigia.config import get_settings
 from vigia.db.migrate import upgrade
 from vigia.db.session import session_scope
 from vigia.errors import Invalid, VigiaError
-from vigia.evals import promptfoo
-from vigia.evals import service as evals
-from vigia.evals.schemas import EvalCaseIn, EvalRunOut
+from vigia.eval_cases import promptfoo
+from vigia.eval_cases import service as eval_cases
+from vigia.eval_cases.schemas import EvalCaseIn, EvalRunOut
 from vigia.evaluation.runner import EvaluationFailed, evaluate, publish_if_passing, require_env
 from vigia.http.errors import validation_summary
 from vigia.kit.cli_output import emit, fail
+from vigia.kit.turn_status import TURN_STATUSES
 from vigia.workspaces.service import find_workspace
 
 app = typer.Typer(help="Evaluation cases of an agent, and running them", no_args_is_help=True)
@@ -68,7 +69,7 @@ def add(
         list[str] | None, typer.Option("--not-contains", help="The reply lacks it (any case).")
     ] = None,
     regex: Annotated[str | None, typer.Option(help="A pattern found in the reply.")] = None,
-    status: Annotated[str | None, typer.Option(help="ok, blocked or handoff")] = None,
+    status: Annotated[str | None, typer.Option(help=", ".join(TURN_STATUSES))] = None,
     cites: Annotated[bool, typer.Option("--cites", help="The reply cites a document.")] = False,
     cites_document: Annotated[
         str | None, typer.Option("--cites-document", help="The reply cites this document.")
@@ -107,8 +108,8 @@ def add(
             }
         )
         ws = find_workspace(session, workspace)
-        row = evals.create_case(session, ws.id, get_agent(session, ws.id, slug).id, spec)
-        return evals.case_view(row).model_dump(mode="json")
+        row = eval_cases.create_case(session, ws.id, get_agent(session, ws.id, slug).id, spec)
+        return eval_cases.case_view(row).model_dump(mode="json")
 
     view = _in_session(as_json, action)
     emit(view, as_json, human=f"case {view['id']} added to {slug}")
@@ -121,7 +122,8 @@ def list_(slug: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
     def action(session: Session) -> list[dict[str, Any]]:
         agent = get_agent(session, find_workspace(session, workspace).id, slug)
         return [
-            evals.case_view(r).model_dump(mode="json") for r in evals.list_cases(session, agent.id)
+            eval_cases.case_view(r).model_dump(mode="json")
+            for r in eval_cases.list_cases(session, agent.id)
         ]
 
     cases = _in_session(as_json, action)
@@ -135,7 +137,7 @@ def delete(slug: str, case_id: str, workspace: WorkspaceOpt, as_json: Json = Fal
 
     def action(session: Session) -> None:
         agent = get_agent(session, find_workspace(session, workspace).id, slug)
-        evals.delete_case(session, evals.get_case(session, agent.id, case_id))
+        eval_cases.delete_case(session, eval_cases.get_case(session, agent.id, case_id))
 
     _in_session(as_json, action)
     emit({"id": case_id, "deleted": True}, as_json, human=f"deleted {case_id}")

@@ -12,10 +12,10 @@ from sqlalchemy.orm import Session
 
 from vigia.agents.service import get_agent
 from vigia.config import get_settings
-from vigia.evals import promptfoo
-from vigia.evals import service as evals
-from vigia.evals.models import EvalCase
-from vigia.evals.schemas import (
+from vigia.eval_cases import promptfoo
+from vigia.eval_cases import service as eval_cases
+from vigia.eval_cases.models import EvalCase
+from vigia.eval_cases.schemas import (
     EvalCaseDeletedOut,
     EvalCaseIn,
     EvalCaseListOut,
@@ -37,24 +37,26 @@ def _agent_ids(db: Session, workspace: str, slug: str) -> tuple[str, str]:
 
 
 def _case(db: Session, workspace: str, slug: str, case_id: str) -> EvalCase:
-    return evals.get_case(db, _agent_ids(db, workspace, slug)[1], case_id)
+    return eval_cases.get_case(db, _agent_ids(db, workspace, slug)[1], case_id)
 
 
 @router.get("/eval-cases")
 def list_cases(workspace: str, slug: str, _: Admin, db: Db) -> EvalCaseListOut:
     agent_id = _agent_ids(db, workspace, slug)[1]
-    return EvalCaseListOut(cases=[evals.case_view(r) for r in evals.list_cases(db, agent_id)])
+    return EvalCaseListOut(
+        cases=[eval_cases.case_view(r) for r in eval_cases.list_cases(db, agent_id)]
+    )
 
 
 @router.post("/eval-cases", status_code=201)
 def create_case(workspace: str, slug: str, body: EvalCaseIn, _: Admin, db: Db) -> EvalCaseOut:
     workspace_id, agent_id = _agent_ids(db, workspace, slug)
-    return evals.case_view(evals.create_case(db, workspace_id, agent_id, body))
+    return eval_cases.case_view(eval_cases.create_case(db, workspace_id, agent_id, body))
 
 
 @router.get("/eval-cases/{case_id}")
 def get_case(workspace: str, slug: str, case_id: str, _: Admin, db: Db) -> EvalCaseOut:
-    return evals.case_view(_case(db, workspace, slug, case_id))
+    return eval_cases.case_view(_case(db, workspace, slug, case_id))
 
 
 @router.put("/eval-cases/{case_id}")
@@ -62,13 +64,13 @@ def replace_case(
     workspace: str, slug: str, case_id: str, body: EvalCaseIn, _: Admin, db: Db
 ) -> EvalCaseOut:
     """Replaces the case's input, history and assertions."""
-    row = evals.replace_case(db, _case(db, workspace, slug, case_id), body)
-    return evals.case_view(row)
+    row = eval_cases.replace_case(db, _case(db, workspace, slug, case_id), body)
+    return eval_cases.case_view(row)
 
 
 @router.delete("/eval-cases/{case_id}")
 def delete_case(workspace: str, slug: str, case_id: str, _: Admin, db: Db) -> EvalCaseDeletedOut:
-    evals.delete_case(db, _case(db, workspace, slug, case_id))
+    eval_cases.delete_case(db, _case(db, workspace, slug, case_id))
     return EvalCaseDeletedOut(id=case_id, deleted=True)
 
 

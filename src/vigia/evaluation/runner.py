@@ -14,13 +14,11 @@ from sqlalchemy.orm import Session
 
 from vigia.agents import service as agents
 from vigia.db.session import session_scope
-from vigia.engine.events import TurnResult
-from vigia.engine.pipeline import execute, prepare
-from vigia.engine.turn import TurnRequest
+from vigia.engine import TurnRequest, TurnResult, execute, prepare
 from vigia.errors import Conflict, Invalid, VigiaError
-from vigia.evals import service as evals
-from vigia.evals.checks import CitedDocument, Observed, failures
-from vigia.evals.schemas import CaseAssertions, CaseResultOut, DialogueMessage, Env, EvalRunOut
+from vigia.eval_cases import service as eval_cases
+from vigia.eval_cases.checks import CitedDocument, Observed, failures
+from vigia.eval_cases.schemas import CaseAssertions, CaseResultOut, DialogueMessage, Env, EvalRunOut
 from vigia.llm.protocol import ChatMessage
 from vigia.workspaces.service import find_workspace
 
@@ -64,11 +62,11 @@ def plan(session: Session, workspace: str, slug: str, env: Env) -> Plan:
     """The agent's cases and what ``env`` runs; 404 when it has no published version."""
     ws = find_workspace(session, workspace)
     agent = agents.get_agent(session, ws.id, slug)
-    evals.require_runnable(agent)
+    eval_cases.require_runnable(agent)
     resolved = agents.resolve(session, agent, env)
     cases = [
-        PlannedCase(row.id, row.name, evals.dialogue_of(row), evals.assertions_of(row))
-        for row in evals.list_cases(session, agent.id)
+        PlannedCase(row.id, row.name, eval_cases.dialogue_of(row), eval_cases.assertions_of(row))
+        for row in eval_cases.list_cases(session, agent.id)
     ]
     return Plan(ws.id, agent.id, agent.slug, env, resolved.version, dict(agent.draft), cases)
 

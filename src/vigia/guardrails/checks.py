@@ -20,7 +20,7 @@ from vigia.guardrails.injection import detect_injection
 from vigia.guardrails.judge import judge_available, judge_claims
 from vigia.guardrails.pii import Finding, find_personal_data, redact
 from vigia.guardrails.topics import find_topics
-from vigia.guardrails.verdict import Verdict
+from vigia.guardrails.verdict import Detail, Severity, Verdict
 from vigia.llm.settings import ModelSettings
 from vigia.observability import report
 
@@ -39,9 +39,9 @@ def verdict(
     name: str,
     mode: Mode,
     fired: bool,
-    severity: str = "grave",
+    severity: Severity = "grave",
     reason: str = "",
-    detail: dict[str, object] | None = None,
+    detail: Detail | None = None,
 ) -> Verdict:
     """A verdict for check ``name`` run in ``mode`` (a fired one is counted)."""
     if fired:
@@ -52,7 +52,7 @@ def verdict(
         blocking=fired and mode == "block",
         severity=severity,
         reason=reason if fired else "",
-        detail=detail or {},
+        detail=detail if detail is not None else {},
     )
 
 

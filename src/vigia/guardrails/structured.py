@@ -29,7 +29,7 @@ from vigia.guardrails.checks import (
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.guardrails.grounding import SupportIndex, is_claim, numbers_in
 from vigia.guardrails.injection import detect_injection
-from vigia.guardrails.verdict import Verdict
+from vigia.guardrails.verdict import GroundingDetail, Verdict
 from vigia.language import STOPWORDS, fold, sentences, stem
 from vigia.llm.settings import ModelSettings
 
@@ -128,8 +128,8 @@ def _grounding(
     if not missing:
         return found or Verdict(name="grounding")
     reason = f"values not in the evidence: {', '.join(missing)}"
-    if found is not None and not found.passed:
-        detail = {
+    if found is not None and not found.passed and "unsupported" in found.detail:
+        detail: GroundingDetail = {
             **found.detail,
             "unsupported": [*found.detail["unsupported"], *missing],
             "reasons": [*found.detail["reasons"], reason],

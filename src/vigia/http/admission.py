@@ -12,7 +12,8 @@ Waiting happens on the event loop, so a queued request holds no worker thread an
 database connection: reads (``GET /v1/models``, lists) keep their threads and connections
 however many writes are queued. FastAPI's ``Depends(max_concurrency=…)`` queues without a
 bound, hence this gate. It is thread-safe and loop-agnostic (each waiter's future is woken
-on its own loop), so one gate serves the process.
+on its own loop), so one gate serves every request of an app: ``create_app`` builds it
+(``write_gate_for``) and keeps it in ``app.state.write_gate``.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
-from functools import lru_cache
 
 from fastapi import Request
 
-from vigia.config import get_settings
+from vigia.config import Settings
 from vigia.errors import Overloaded
 from vigia.http.write_tenant import tenant_of
 from vigia.observability.metrics import BUSY_REFUSALS
@@ -160,10 +160,8 @@ def _wake(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
-@lru_cache(maxsize=1)
-def get_write_gate() -> WriteGate:
-    """The process-wide gate, sized by the settings."""
-    settings = get_settings()
+def write_gate_for(settings: Settings) -> WriteGate:
+    """An app's gate, sized by ``settings``."""
     return WriteGate(settings.write_concurrency, settings.write_queue, settings.write_wait_s)
 
 
@@ -172,7 +170,7 @@ async def write_slot(request: Request) -> AsyncIterator[None]:
     the response is sent (streams included). Declare it first, so that everything the route
     does (authentication lookups included) runs inside the slot and a queued request holds
     nothing."""
-    gate = get_write_gate()
+    gate: WriteGate = request.app.state.write_gate
     tenant = tenant_of(request)
     await gate.acquire(tenant)
     started = time.monotonic()

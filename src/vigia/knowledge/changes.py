@@ -10,8 +10,7 @@ from typing import Literal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from vigia.agents.schemas import AgentConfig
-from vigia.agents.service import AgentRow, published_knowledge
+from vigia.agents.service import AgentRow, draft_config, published_knowledge
 from vigia.knowledge.models import KnowledgeBase, KnowledgeDocument, KnowledgeRevision
 from vigia.knowledge.versions import live_at
 
@@ -40,7 +39,7 @@ def _revisions(session: Session, kb_id: str, at: datetime | None) -> dict[str, s
 def pending_changes(session: Session, agent: AgentRow) -> list[KnowledgeChange]:
     """The documents of the draft's knowledge bases whose revision production does not read
     yet (every document, if nothing is published), by base and document name."""
-    draft = AgentConfig.model_validate(agent.draft)
+    draft = draft_config(agent)
     published = published_knowledge(session, agent)
     read = published.knowledge_bases if published is not None else []
     changes: list[KnowledgeChange] = []

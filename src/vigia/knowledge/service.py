@@ -18,8 +18,9 @@ import numpy as np
 from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.orm import Session
 
-from vigia.agents.schemas import AgentConfig, AgentPatch
-from vigia.agents.service import Agent, update_draft
+from vigia.agents.models import Agent
+from vigia.agents.schemas import AgentPatch
+from vigia.agents.service import draft_config, update_draft
 from vigia.db.base import new_id, utcnow
 from vigia.embeddings import Vectors
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge
@@ -40,7 +41,7 @@ from vigia.knowledge.versions import (
 )
 from vigia.observability import report
 from vigia.search import Entry, index_for
-from vigia.workspaces.service import Workspace
+from vigia.workspaces.models import Workspace
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 MAX_NAME_CHARS = 255
@@ -331,7 +332,7 @@ def _embed(
 def agent_knowledge_base(session: Session, workspace: Workspace, agent: Agent) -> KnowledgeBase:
     """The knowledge base documents added to ``agent`` go to: the first one its draft lists,
     else one named after the agent, created if needed and added to the draft."""
-    draft = AgentConfig.model_validate(agent.draft)
+    draft = draft_config(agent)
     for kb_id in draft.knowledge_bases:
         kb = session.get(KnowledgeBase, kb_id)
         if kb is not None and kb.workspace_id == workspace.id:

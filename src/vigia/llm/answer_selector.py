@@ -2,9 +2,10 @@
 
 A logistic model over ``vigia.llm.sentence_features`` rows: ``P(answers) = sigmoid(row @
 weights + bias)``. Its weights, the features they expect and the figures they were chosen on
-live in ``data/answer_selector.json``, written by ``bench/fit_reader.py`` from a public
-reading-comprehension set (docs/knowledge.md); nothing is fitted at run time. The file's
-``model`` names the version, which ``selector().model`` reports.
+live in ``data/answer_selector.json``, written by ``python -m training.answer_selector``
+from a public reading-comprehension set (docs/knowledge.md); nothing is fitted at run time.
+The file's ``model`` names the version, which ``selector().model`` reports; a file of
+another model id or other feature names than this code computes is refused.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from numpy.typing import NDArray
 from vigia.llm.sentence_features import FEATURE_NAMES
 
 SELECTOR_FILE = Path(__file__).parent / "data" / "answer_selector.json"
+MODEL_ID = "vigia-answer-selector-1.0.0"
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,17 @@ class AnswerSelector:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> AnswerSelector:
+        if data.get("model") != MODEL_ID:
+            raise ValueError(
+                f"answer selector file holds model {data.get('model')!r}; this code reads "
+                f"{MODEL_ID!r}"
+            )
         names = tuple(data["features"])
         if names != FEATURE_NAMES:
             raise ValueError(
                 f"answer selector {data.get('model')} expects other features than "
-                "vigia.llm.sentence_features computes; refit it (bench/fit_reader.py)"
+                "vigia.llm.sentence_features computes; refit it (python -m "
+                "training.answer_selector)"
             )
         weights = np.asarray(data["weights"], dtype=np.float32)
         if weights.shape != (len(FEATURE_NAMES),):

@@ -1,7 +1,7 @@
 """What the answer-sentence selector sees of a message and each candidate sentence.
 
-One row per candidate sentence, the same at fitting time (``bench/fit_reader.py``) and at
-answer time (``vigia.llm.reading``):
+One row per candidate sentence, the same at fitting time (``python -m
+training.answer_selector``) and at answer time (``vigia.llm.reading``):
 
 - the cosine between the message's and the sentence's USE vectors; the share of the
   message's content words the sentence holds, plain and weighted by their rarity among the

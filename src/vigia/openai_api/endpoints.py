@@ -13,9 +13,7 @@ from sqlalchemy.orm import Session
 from vigia.agents.models import Agent
 from vigia.agents.service import AgentRow, find_agent_row, get_agent, list_agents, resolve
 from vigia.db.session import session_scope
-from vigia.engine.events import EngineEvent, TurnResult
-from vigia.engine.pipeline import execute, prepare
-from vigia.engine.turn import TurnRequest
+from vigia.engine import EngineEvent, TurnRequest, TurnResult, execute, prepare
 from vigia.errors import NotFound
 from vigia.http.deps import WriteSlot
 from vigia.http.sse import event_stream_response

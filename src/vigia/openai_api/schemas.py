@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from vigia.engine.schemas import TokenUsage
+from vigia.engine import TokenUsage
 from vigia.knowledge.schemas import CitationOut
 
 MAX_CONTENT_CHARS = 200_000

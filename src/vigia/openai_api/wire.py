@@ -6,8 +6,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 
-from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
-from vigia.engine.schemas import TokenUsage
+from vigia.engine import ClientToolCalls, EngineEvent, TextDelta, TokenUsage, TurnResult
 from vigia.errors import ClientGone
 from vigia.http.sse import sse_line
 from vigia.knowledge.schemas import CitationOut

@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 from vigia.conversations.models import Conversation, Message
 from vigia.db.base import Base, utcnow
 from vigia.db.session import session_scope
+from vigia.engine import month_start
 from vigia.engine.models import BudgetReservation, Run, RunStage
-from vigia.engine.stages.budget import month_start
 from vigia.errors import Invalid
 from vigia.review.models import OutputReview
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vigia.guardrails.verdict import Verdict
-from vigia.review.schemas import Action, Considerations, Feedback, Severity
+from vigia.guardrails.verdict import Severity, Verdict
+from vigia.review.schemas import Action, Considerations, Feedback
 from vigia.review.schemas import Verdict as ReviewVerdict
 
 FIXED = {
@@ -60,15 +60,40 @@ def _severity(verdicts: list[Verdict]) -> Severity | None:
     return "grave" if any(v.severity == "grave" for v in verdicts) else "leve"
 
 
+def _unsupported(v: Verdict) -> list[str]:
+    """The grounding check's unsupported sentences (none for another check)."""
+    if "unsupported" in v.detail:
+        return v.detail["unsupported"]
+    return []
+
+
+def _uncertain(v: Verdict) -> list[str]:
+    if "uncertain" in v.detail:
+        return v.detail["uncertain"]
+    return []
+
+
+def _kinds(v: Verdict) -> list[str]:
+    if "kinds" in v.detail:
+        return v.detail["kinds"]
+    return []
+
+
+def _topics(v: Verdict) -> list[str]:
+    if "topics" in v.detail:
+        return v.detail["topics"]
+    return []
+
+
 def _problem(v: Verdict) -> str:
     if v.name == "grounding":
-        count = len(v.detail.get("unsupported", []))
+        count = len(_unsupported(v))
         return f"{count} afirmação(ões) sem base nas instruções ou nas fontes."
     if v.name == "personal_data":
-        kinds = [KIND_NAMES.get(k, k) for k in v.detail.get("kinds", [])]
+        kinds = [KIND_NAMES.get(k, k) for k in _kinds(v)]
         return f"Dados pessoais na resposta: {', '.join(kinds)}."
     if v.name == "topics":
-        return f"Tema bloqueado: {', '.join(v.detail.get('topics', []))}."
+        return f"Tema bloqueado: {', '.join(_topics(v))}."
     return v.reason
 
 
@@ -76,7 +101,7 @@ def decide(verdicts: list[Verdict], attempt: int, any_check: bool) -> Decision:
     """The review for ``verdicts`` of the output checks that ran on attempt ``attempt``."""
     fired = [v for v in verdicts if not v.passed]
     blocking = [v for v in fired if v.blocking]
-    uncertain = any(v.detail.get("uncertain") for v in verdicts if v.passed)
+    uncertain = any(_uncertain(v) for v in verdicts if v.passed)
     if fired:
         verdict: ReviewVerdict = "rejected"
     elif uncertain:
@@ -92,7 +117,7 @@ def decide(verdicts: list[Verdict], attempt: int, any_check: bool) -> Decision:
     unsupported: list[str] = []
     for v in fired:
         if v.name == "grounding":
-            unsupported += list(v.detail.get("unsupported", []))
+            unsupported += _unsupported(v)
     considerations = Considerations(
         fixed=[FIXED[v.name] for v in fired if v.name in FIXED],
         feedback=Feedback(

@@ -6,11 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vigia.guardrails.verdict import Severity
 from vigia.kit.fields import Integer
 
 Verdict = Literal["approved", "rejected", "uncertain"]
 Action = Literal["send", "retry", "send_with_tag", "hold"]
-Severity = Literal["leve", "grave"]
 
 
 class ReviewRequest(BaseModel):

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent
+from vigia.conversations import service as conversations
 from vigia.conversations.models import Conversation
 from vigia.errors import NotFound
 from vigia.workspaces.auth import KeyContext
@@ -30,16 +29,6 @@ class Thread:
     external_id: str | None = None
 
 
-def _external(session: Session, agent: Agent, external_id: str) -> Conversation | None:
-    return session.scalars(
-        select(Conversation).where(
-            Conversation.workspace_id == agent.workspace_id,
-            Conversation.agent_id == agent.id,
-            Conversation.external_id == external_id,
-        )
-    ).one_or_none()
-
-
 def find_thread(session: Session, key: KeyContext, agent: Agent, thread_id: str) -> Thread:
     """What ``thread_id`` names for a review of ``agent``; over the limit, another
     workspace's conversation, or (channel key) another agent's is a 404."""
@@ -52,7 +41,7 @@ def find_thread(session: Session, key: KeyContext, agent: Agent, thread_id: str)
         ):
             raise NotFound("conversation not found")
         return Thread(row.id)
-    known = _external(session, agent, thread_id)
+    known = conversations.external_conversation(session, agent.workspace_id, agent.id, thread_id)
     return Thread(known.id) if known is not None else Thread(None, thread_id)
 
 
@@ -65,18 +54,6 @@ def open_thread(session: Session, agent: Agent, thread: Thread) -> Conversation:
             raise NotFound("conversation not found")
         return row
     assert thread.external_id is not None
-    known = _external(session, agent, thread.external_id)
-    if known is not None:
-        return known
-    try:
-        with session.begin_nested():
-            row = Conversation(
-                workspace_id=agent.workspace_id, agent_id=agent.id, external_id=thread.external_id
-            )
-            session.add(row)
-    except IntegrityError:
-        winner = _external(session, agent, thread.external_id)
-        if winner is None:  # pragma: no cover - the constraint fired, so the row exists
-            raise
-        return winner
-    return row
+    return conversations.open_external_conversation(
+        session, agent.workspace_id, agent.id, thread.external_id
+    )

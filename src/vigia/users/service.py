@@ -25,7 +25,6 @@ from vigia.users.models import User, UserSession
 
 __all__ = [
     "COOKIE",
-    "User",
     "create_user",
     "find_user",
     "get_user",

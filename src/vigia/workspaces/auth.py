@@ -18,7 +18,7 @@ from vigia.kit.cache import LRUCache
 from vigia.observability import context as observed
 from vigia.workspaces.keys import hash_key
 from vigia.workspaces.models import ApiKey
-from vigia.workspaces.ratelimit import MemoryRateLimiter, get_rate_limiter, retry_after_header
+from vigia.workspaces.ratelimit import MemoryRateLimiter, RateLimiter, retry_after_header
 from vigia.workspaces.revocation import get_revocations
 
 SCOPES = ("chat", "decide", "guardrails:review")
@@ -153,11 +153,11 @@ def _admit(key: KeyContext, wait: float | None) -> KeyContext:
     return key
 
 
-def _authorize(raw: str | None, scopes: tuple[str, ...]) -> KeyContext:
+def _authorize(raw: str | None, scopes: tuple[str, ...], limiter: RateLimiter) -> KeyContext:
     """Authentication, scope and rate limit in one go (one thread hop when Redis is used)."""
     key = authenticate(raw)
     _check_scope(key, scopes)
-    return _admit(key, get_rate_limiter().acquire(f"key:{key.key_id}", key.rpm))
+    return _admit(key, limiter.acquire(f"key:{key.key_id}", key.rpm))
 
 
 def require_scope(scope: str, *others: str) -> Callable[[Request], Awaitable[KeyContext]]:
@@ -170,10 +170,10 @@ def require_scope(scope: str, *others: str) -> Callable[[Request], Awaitable[Key
 
     async def dependency(request: Request) -> KeyContext:
         raw = presented_key(request)
-        limiter = get_rate_limiter()
+        limiter: RateLimiter = request.app.state.rate_limiter
         revocations = get_revocations()
         if not (revocations.in_process and isinstance(limiter, MemoryRateLimiter)):
-            admitted = await run_in_threadpool(_authorize, raw, scopes)
+            admitted = await run_in_threadpool(_authorize, raw, scopes, limiter)
             observed.bind(workspace=admitted.workspace_id, agent=admitted.agent_id)
             return admitted
         cached = get_key_cache().get(raw, revocations.read()) if raw else None

@@ -10,7 +10,7 @@ from collections import deque
 from functools import lru_cache
 from typing import Any, Protocol
 
-from vigia.config import get_settings
+from vigia.config import Settings
 
 WINDOW_S = 60.0
 
@@ -100,10 +100,10 @@ class RedisRateLimiter:
         return None if result is None else float(result)
 
 
-@lru_cache(maxsize=1)
-def get_rate_limiter() -> RateLimiter:
-    """Redis when ``VIGIA_REDIS_URL`` is set, otherwise the in-process limiter."""
-    url = get_settings().redis_url
+def rate_limiter_for(settings: Settings) -> RateLimiter:
+    """An app's limiter (``create_app`` keeps it in ``app.state.rate_limiter``): Redis when
+    ``VIGIA_REDIS_URL`` is set (shared by every replica), otherwise in-process."""
+    url = settings.redis_url
     return RedisRateLimiter(url) if url else MemoryRateLimiter()
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vigia.kit.fields import Integer
 from vigia.kit.wire_types import Timestamp
 from vigia.workspaces.models import ApiKey
 
@@ -92,3 +93,20 @@ class SecretList(BaseModel):
 class SecretDeletedOut(BaseModel):
     name: str
     deleted: bool
+
+
+Scope = Literal["chat", "decide", "guardrails:review"]
+
+
+def _chat_only() -> list[Scope]:
+    return ["chat"]
+
+
+class KeyCreate(BaseModel):
+    """A new API key: the admin API and the console both issue keys from this shape."""
+
+    agent: str | None = Field(default=None, max_length=64, description="slug: a channel key")
+    env: Literal["production", "draft"] = "production"
+    scopes: list[Scope] = Field(default_factory=_chat_only, min_length=1, max_length=3)
+    rpm: Integer | None = Field(default=None, ge=1, le=10_000)
+    name: str = Field(default="", max_length=64)

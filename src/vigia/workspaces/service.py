@@ -13,8 +13,7 @@ from vigia.egress import MAX_ENTRIES, normalize_entry
 from vigia.errors import Conflict, Invalid, NotFound
 from vigia.workspaces.auth import SCOPES
 from vigia.workspaces.keys import display_prefix, generate_key, hash_key
-from vigia.workspaces.models import ApiKey
-from vigia.workspaces.models import Workspace as Workspace
+from vigia.workspaces.models import ApiKey, Workspace
 from vigia.workspaces.revocation import advance_after_commit
 
 MAX_RPM = 10_000

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from vigia.db.session import write_scope
 from vigia.errors import Conflict, NotFound
-from vigia.users.service import User
+from vigia.users.models import User
 from vigia.worlds import conversations, personal
 from vigia.worlds.catalog import resolve_scope
 from vigia.worlds.followup import context_names

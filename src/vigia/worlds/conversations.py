@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 
 from vigia.db.base import utcnow
 from vigia.errors import Forbidden, Invalid, NotFound
-from vigia.users.service import User, find_user, get_user
+from vigia.users.models import User
+from vigia.users.service import find_user, get_user
 from vigia.worlds.models import WorldConversation, WorldMessage
 
 MAX_TITLE = 120

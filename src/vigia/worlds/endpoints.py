@@ -1,13 +1,13 @@
-"""Routes of the worlds surface: login, chat (JSON and SSE), conversations, sharing,
-personal files, and the direct lens runs. Every route but login/logout needs the cookie, and
-every one refuses a request another site made (``vigia.http.fetch_site``)."""
+"""Routes of the worlds surface: chat (JSON and SSE), conversations, sharing, personal
+files, and the direct lens runs (the login is ``vigia.users.endpoints``). Every route needs
+the cookie, and every one refuses a request another site made (``vigia.http.fetch_site``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import StreamingResponse
 from pydantic import ValidationError
@@ -17,11 +17,11 @@ from vigia.db.session import session_scope
 from vigia.errors import Unauthorized, VigiaError
 from vigia.http.deps import Db, WriteSlot
 from vigia.http.fetch_site import require_same_origin
-from vigia.http.session_cookie import clear_session_cookie, set_session_cookie
 from vigia.http.sse import event_stream_response, sse_line
 from vigia.kit.fields import RowId
 from vigia.users import service as users
-from vigia.users.service import User
+from vigia.users.models import User
+from vigia.users.schemas import DoneOut
 from vigia.worlds import conversations, personal
 from vigia.worlds.catalog import MAX_SCOPE_PATHS
 from vigia.worlds.chat import prepare, run_lens, turn_events
@@ -36,11 +36,8 @@ from vigia.worlds.schemas import (
     ConversationList,
     ConversationMeta,
     ConversationSummary,
-    DoneOut,
     ErrorEvent,
     LensResponse,
-    LoginOut,
-    LoginRequest,
     MessageOut,
     OkOut,
     PersonalFileList,
@@ -58,7 +55,7 @@ from vigia.worlds.schemas import (
     UploadedFileOut,
 )
 
-# Every route answers the cookie: none may be made by another site (login and logout too).
+# Every route answers the cookie: none may be made by another site.
 router = APIRouter(tags=["worlds"], dependencies=[Depends(require_same_origin)])
 
 
@@ -70,23 +67,6 @@ def current_user(request: Request) -> User:
 
 
 CurrentUser = Annotated[User, Depends(current_user)]
-
-
-@router.post("/auth/login")
-def login(body: LoginRequest, request: Request, response: Response, session: Db) -> LoginOut:
-    """Password login; repeated failures lock the user name at that address, and the address,
-    with a capped backoff (429 with ``Retry-After``)."""
-    address = request.client.host if request.client else "unknown"
-    user, token = users.login(session, body.username, body.password, address)
-    set_session_cookie(request, response, users.COOKIE, token)
-    return LoginOut(id=user.id, name=user.name)
-
-
-@router.post("/auth/logout")
-def logout(request: Request, response: Response, session: Db) -> DoneOut:
-    users.logout(session, request.cookies.get(users.COOKIE))
-    clear_session_cookie(response, users.COOKIE)
-    return DoneOut()
 
 
 def _drain(user: User, body: ChatRequest) -> ChatEnvelope:

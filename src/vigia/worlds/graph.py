@@ -149,31 +149,6 @@ def upstream(
     return hops
 
 
-def enclosing(session: Session, world_id: str, path: str, line: int) -> WorldEntity | None:
-    """The paragraph (else section, program, step) whose line range holds ``path:line``."""
-    query = select(WorldEntity).where(
-        WorldEntity.world_id == world_id,
-        WorldEntity.path == path,
-        WorldEntity.line_start <= line,
-        WorldEntity.line_end >= line,
-        WorldEntity.kind.in_(["paragraph", "section", "step", "definition", "program"]),
-    )
-    found = list(session.scalars(query))
-    if not any(e.kind == "paragraph" for e in found):
-        # A comment block right above a paragraph header describes that paragraph.
-        below = select(WorldEntity).where(
-            WorldEntity.world_id == world_id,
-            WorldEntity.path == path,
-            WorldEntity.kind == "paragraph",
-            WorldEntity.line_start > line,
-            WorldEntity.line_start <= line + 3,
-        )
-        found = list(session.scalars(below)) or found
-    order = {"paragraph": 0, "definition": 1, "step": 2, "section": 3, "program": 4}
-    found.sort(key=lambda e: (order.get(e.kind, 9), e.line_end - e.line_start))
-    return found[0] if found else None
-
-
 def line_text(session: Session, world_id: str, path: str, line: int) -> str:
     """The text of ``path:line`` as indexed (empty if unknown)."""
     chunk = session.scalar(

@@ -15,7 +15,7 @@ from vigia.config import get_settings
 from vigia.errors import Conflict, Invalid, NotFound, TooLarge, UnsupportedMedia
 from vigia.kit.fields import has_control_characters
 from vigia.kit.private_files import private_dir
-from vigia.users.service import User
+from vigia.users.models import User
 from vigia.worlds.catalog import normalise_scope_path
 from vigia.worlds.models import PersonalFile
 from vigia.worlds.names import line_score

@@ -20,11 +20,6 @@ def _not_blank(value: str) -> str:
     return value
 
 
-class LoginRequest(BaseModel):
-    username: str = Field(min_length=1, max_length=64)
-    password: str = Field(min_length=1, max_length=1024)
-
-
 class ChatRequest(BaseModel):
     """``POST /chat`` (and the query string of ``GET /chat/stream``)."""
 
@@ -179,19 +174,6 @@ class PersonalFileOut(BaseModel):
 
 class PersonalFileList(BaseModel):
     files: list[PersonalFileOut]
-
-
-class LoginOut(BaseModel):
-    """The logged-in user (the session travels in the ``sherpa_session`` cookie)."""
-
-    id: str
-    name: str
-
-
-class DoneOut(BaseModel):
-    """An action without anything else to report (logout, file deletion)."""
-
-    ok: bool = True
 
 
 class UploadedFileOut(BaseModel):

@@ -29,6 +29,7 @@ from vigia.engine.trace import StageRecord
 from vigia.engine.turn import Turn
 from vigia.guardrails.pii_spelled import open_tail
 from vigia.http import client_gone
+from vigia.kit.turn_status import TurnStatus
 from vigia.llm.protocol import Model, ModelRequest
 from vigia.llm.registry import model_for
 
@@ -69,7 +70,7 @@ class Generation:
             enabled=not turn.request.structured,
             redact=self.checker.redact_snippet,
         )
-        self.status = "ok"
+        self.status: TurnStatus = "ok"
         self.content = ""
         self.record = StageRecord("generation", utcnow(), detail={"model": self.model.name})
         self.checks = StageRecord("output_guardrails", utcnow())

@@ -3,7 +3,7 @@
 Every message of the request is checked with every input check, whatever its role — the
 new one, the history an OpenAI-style client resends (its own earlier replies included: the
 client wrote them) and the text of assistant messages after the new one; verdicts are
-cached by message hash (``guardrails.messages``), so resent history costs nothing. The
+cached by message hash (``guardrails.verdict_cache``), so resent history costs nothing. The
 client's tool results are screened by the tools stage (withheld, not blocking).
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from vigia.engine.turn import Turn
-from vigia.guardrails.messages import check_messages
 from vigia.guardrails.verdict import Verdict
+from vigia.guardrails.verdict_cache import check_messages
 
 
 def verdict_detail(verdicts: list[Verdict]) -> list[dict[str, object]]:

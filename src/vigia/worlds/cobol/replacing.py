@@ -19,7 +19,6 @@ class Replacement:
 
 
 COPY_START = re.compile(r"(?<![A-Za-z0-9-])COPY\s+", re.IGNORECASE)
-_PSEUDO = re.compile(r"==(.*?)==", re.DOTALL)
 _OPERAND = re.compile(r"==(.*?)==|'[^']*'|\"[^\"]*\"|[^\s.]+(?:\.[^\s.]+)*", re.DOTALL)
 
 

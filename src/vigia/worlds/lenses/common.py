@@ -207,11 +207,6 @@ def resolve(lens: LensInput) -> Resolved:
     return Resolved(strong, weak)
 
 
-def resolve_entities(lens: LensInput, limit: int = 4) -> list[list[WorldEntity]]:
-    """The strongly named entity groups, most specific kinds first within a group."""
-    return resolve(lens).strong[:limit]
-
-
 @dataclass
 class Answer:
     """Sentences with inline citations, the cited sources in order, and structured details."""
