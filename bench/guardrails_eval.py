@@ -2,9 +2,9 @@
 
     .venv/bin/python bench/guardrails_eval.py [--calls 100] [--parts injection grounding latency]
 
-- Injection: ``bench/injection/figures.py`` (the shipped head on ``injection/dev.jsonl``,
-  per language, source and subset; ``--loso`` adds a leave-one-source-out refit) and the
-  check's latency with resent history (``input_latency``).
+- Injection: ``bench/injection/dev_run.py`` (the shipped classifier on ``injection/dev.jsonl``,
+  pooled and per language and source) and the check's latency with resent history
+  (``input_latency``).
 - Grounding: ``grounding_eval.jsonl`` (labelled (reply, sources) pairs; thresholds were set
   on ``grounding_dev.jsonl``) and WiCE dev (``VIGIA_BENCH_DATA``/grounding, default
   ``../shared/data``). Balanced accuracy of "reply has an unsupported sentence".
@@ -32,10 +32,11 @@ WICE = Path(os.environ.get("VIGIA_BENCH_DATA", ROOT.parent / "shared" / "data"))
 sys.path.insert(0, str(ROOT))
 
 
-def injection(loso: bool) -> None:
-    from bench.injection.figures import report
+def injection() -> None:
+    from bench.injection.dev_run import main
 
-    report(loso)
+    sys.argv = sys.argv[:1]
+    main()
 
 
 def input_latency(requests: int, kind: str) -> None:
@@ -166,7 +167,6 @@ def review_latency(calls: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=100)
-    parser.add_argument("--loso", action="store_true", help="also leave each source out")
     parser.add_argument(
         "--latency-set",
         choices=["dev", "customer"],
@@ -181,7 +181,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if "injection" in args.parts:
-        injection(args.loso)
+        injection()
     if "input_latency" in args.parts:
         input_latency(args.calls, args.latency_set)
     if "grounding" in args.parts:

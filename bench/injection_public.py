@@ -69,9 +69,9 @@ class Item:
 
 def shipped(sensitivity: str) -> Detector:
     """The product's detector at ``sensitivity``."""
-    head = injection.get_head()
+    model = injection.get_model()
     return Detector(
-        f"{head.model} at {sensitivity}", injection.scores, head.thresholds[sensitivity]
+        f"{model.model_id} at {sensitivity}", injection.scores, model.thresholds[sensitivity]
     )
 
 

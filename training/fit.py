@@ -32,7 +32,9 @@ def _identity_problems(artefact: Artefact, path: Path) -> list[str]:
     if path.suffix != ".json":
         return []
     content = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(content, dict) or "model" not in content:
+    # Vigia's JSON artefacts name their model id in "model" (a tokenizer.json's "model" is
+    # its tokenizer model, a dict: not an id).
+    if not isinstance(content, dict) or not isinstance(content.get("model"), str):
         return []
     problems = []
     if content["model"] != artefact.model_id:

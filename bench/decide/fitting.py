@@ -15,9 +15,7 @@ here, each pooled over several datasets and languages, on features that any ques
 - defaults: per type, the lowest ``min_confidence`` at which every fit dataset's answered
   questions are right ≥ 90 % with 95 % confidence (the strictest dataset wins).
 
-``balanced=True`` weighs the rows of the choice map and of the stacked binary map so that
-every dataset, and within it every language of the asks, has the same total weight in the
-loss (``group_weights``); the maps' parameters stay shared (no weight per dataset).
+Every row weighs the same (rows unweighted, pooled over datasets and languages).
 """
 
 from __future__ import annotations
@@ -80,28 +78,13 @@ def _padded(rows: list[tuple[np.ndarray, dict[str, float], int]], features: tupl
     return scores, mask, x, np.array([label for _, _, label in rows])
 
 
-def group_weights(groups: list[tuple[str, str]]) -> np.ndarray:
-    """Row weights (mean 1) giving every dataset the same total weight and, within it,
-    every language the same share: ``groups`` is each row's (dataset, language)."""
-    datasets = sorted({d for d, _ in groups})
-    languages = {d: sorted({lang for g, lang in groups if g == d}) for d in datasets}
-    counts: dict[tuple[str, str], int] = {}
-    for group in groups:
-        counts[group] = counts.get(group, 0) + 1
-    share = [1.0 / (len(datasets) * len(languages[d]) * counts[(d, lang)]) for d, lang in groups]
-    return np.array(share) * len(groups)
-
-
 def fit_inverse_temperature(
     rows: list[tuple[np.ndarray, dict[str, float], int]],
     features: tuple[str, ...],
-    weights: np.ndarray | None = None,
 ) -> Linear:
-    """``log k = w · f`` minimising the (row-weighted) NLL of softmax(k · scores), rows of
-    any width."""
+    """``log k = w · f`` minimising the mean NLL of softmax(k · scores), rows of any width."""
     scores, mask, x, labels = _padded(rows, features)
     picked = scores[np.arange(len(rows)), labels]
-    share = None if weights is None else weights / weights.sum()
 
     def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
         k = np.exp(np.clip(x @ w, -20, 20))
@@ -111,12 +94,8 @@ def fit_inverse_temperature(
         total = p.sum(axis=1, keepdims=True)
         p /= total
         expected = (np.where(mask, p * scores, 0.0)).sum(axis=1)
-        if share is None:  # unweighted: the mean, as fitted before weights existed
-            loss = float((np.log(total[:, 0]) + top[:, 0] - picked * k).mean())
-            return loss, ((expected - picked) * k) @ x / len(rows)
-        loss = float((share * (np.log(total[:, 0]) + top[:, 0] - picked * k)).sum())
-        gradient = (share * (expected - picked) * k) @ x
-        return loss, gradient
+        loss = float((np.log(total[:, 0]) + top[:, 0] - picked * k).mean())
+        return loss, ((expected - picked) * k) @ x / len(rows)
 
     start = np.zeros(len(features))
     start[0] = math.log(10.0)
@@ -126,20 +105,12 @@ def fit_inverse_temperature(
 
 def choice_rows(readings: list[Readings], seed: int = 5) -> list[tuple[np.ndarray, dict, int]]:
     """Full questions plus one random sub-question (2–20 options, right one kept) per row."""
-    return [row for row, _ in choice_rows_grouped(readings, seed)]
-
-
-def choice_rows_grouped(
-    readings: list[Readings], seed: int = 5
-) -> list[tuple[tuple[np.ndarray, dict, int], tuple[str, str]]]:
-    """``choice_rows`` with each row's (dataset, language), sub-questions as their row's."""
     rng = random.Random(seed)
     rows = []
     for part in readings:
-        for reading, label, lang in zip(part.readings, part.labels, part.task.langs, strict=True):
-            group = (part.task.dataset, lang)
+        for reading, label in zip(part.readings, part.labels, strict=True):
             h, languages = reading.closeness, reading.features
-            rows.append(((h, scoring.choice_features(h, languages), label), group))
+            rows.append((h, scoring.choice_features(h, languages), label))
             sizes = [k for k in SUB_SIZES if k < len(h)]
             if sizes:
                 k = rng.choice(sizes)
@@ -147,8 +118,7 @@ def choice_rows_grouped(
                 chosen = [label, *others]
                 rng.shuffle(chosen)
                 sub = h[chosen]
-                sub_row = (sub, scoring.choice_features(sub, languages), chosen.index(label))
-                rows.append((sub_row, group))
+                rows.append((sub, scoring.choice_features(sub, languages), chosen.index(label)))
     return rows
 
 
@@ -178,22 +148,13 @@ def label_folds(readings: list[Readings], parts: dict[str, Pairs]) -> list[tuple
     ]
 
 
-def _logistic(
-    scalars: np.ndarray, pairs: np.ndarray, y: np.ndarray, l2: float = PAIR_L2
-) -> tuple[np.ndarray, float]:
-    return fit_binary(np.hstack([scalars, pairs]), y, l2=l2)
+def _logistic(scalars: np.ndarray, pairs: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    return fit_binary(np.hstack([scalars, pairs]), y, l2=PAIR_L2)
 
 
-def binary_groups(readings: list[Readings]) -> list[tuple[str, str]]:
-    """Each binary row's (dataset, language of the ask)."""
-    return [(part.task.dataset, lang) for part in readings for lang in part.task.langs]
-
-
-def fit_stacked(
-    scalars: np.ndarray, unseen: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None
-) -> Linear:
+def fit_stacked(scalars: np.ndarray, unseen: np.ndarray, y: np.ndarray) -> Linear:
     """The ``binary`` map on the features and the out-of-fold ``pair`` score."""
-    stacked, intercept = fit_binary(np.hstack([scalars, unseen[:, None]]), y, 1e-4, weights)
+    stacked, intercept = fit_binary(np.hstack([scalars, unseen[:, None]]), y, 1e-4)
     names = (*BINARY_FEATURES[1:], "pair")
     values = {"bias": intercept, **dict(zip(names, stacked, strict=True))}
     return Linear({f: round(float(v), 5) for f, v in values.items()})
@@ -210,34 +171,30 @@ Similarity = tuple[tuple[float, ...], np.ndarray]
 _SIMILARITIES: dict[tuple[str, ...], Similarity] = {}
 
 
-def similarity_key(readings: list[Readings], l2: float = PAIR_L2) -> tuple[str, ...]:
-    """The key of a similarity fit: its fit tasks, and its L2 where not ``PAIR_L2``."""
-    names = tuple(part.task.name for part in readings)
-    return names if l2 == PAIR_L2 else (*names, f"l2={l2:g}")
+def similarity_key(readings: list[Readings]) -> tuple[str, ...]:
+    """The key of a similarity fit: its fit tasks."""
+    return tuple(part.task.name for part in readings)
 
 
-def fit_similarity(
-    readings: list[Readings], folds: list[tuple[int, int]], l2: float = PAIR_L2
-) -> Similarity:
+def fit_similarity(readings: list[Readings], folds: list[tuple[int, int]]) -> Similarity:
     """The learned similarity's weights (all rows) and its out-of-fold scores: per fold of
     labels, fitted without them (neither as the state's label nor as the asked one).
 
-    Kept per set of fit tasks and L2 for the process (a pure function of their pair
-    vectors)."""
-    key = similarity_key(readings, l2)
+    Kept per set of fit tasks for the process (a pure function of their pair vectors)."""
+    key = similarity_key(readings)
     if key in _SIMILARITIES:
         return _SIMILARITIES[key]
     scalars, y = binary_scalars(readings)
     pairs = np.array([r.pair for part in readings for r in part.readings])
     count = len(BINARY_FEATURES) - 1
-    weights, _ = _logistic(scalars, pairs, y, l2)
+    weights, _ = _logistic(scalars, pairs, y)
     state_fold = np.array([f for f, _ in folds])
     ask_fold = np.array([f for _, f in folds])
     unseen = np.zeros(len(y))
     for k in range(FOLDS):
         train = (state_fold != k) & (ask_fold != k)
         held = state_fold == k
-        fold_weights, _ = _logistic(scalars[train], pairs[train], y[train], l2)
+        fold_weights, _ = _logistic(scalars[train], pairs[train], y[train])
         unseen[held] = pairs[held] @ fold_weights[count:]
     known = state_fold >= 0
     unseen[~known] = pairs[~known] @ weights[count:]
@@ -246,10 +203,7 @@ def fit_similarity(
 
 
 def fit_binary_map(
-    readings: list[Readings],
-    folds: list[tuple[int, int]],
-    balanced: bool = False,
-    l2: float = PAIR_L2,
+    readings: list[Readings], folds: list[tuple[int, int]]
 ) -> tuple[Linear, tuple[float, ...], np.ndarray]:
     """The binary map, stacked so that it is calibrated for labels it never saw (label 0 =
     yes):
@@ -260,15 +214,13 @@ def fit_binary_map(
        the state's label nor as the asked one), scored on that fold's rows;
     3. the ``binary`` map: logistic regression on the features and the out-of-fold
        ``pair`` score, so its weight on ``pair`` says how far the similarity transfers
-       (``balanced``: rows weighted by ``group_weights``; steps 1–2 are never weighted).
+       (L2 ``PAIR_L2`` in steps 1–2).
 
-    Also returns the out-of-fold pair scores (for the default threshold); ``l2`` is the
-    similarity's penalty (steps 1–2).
+    Also returns the out-of-fold pair scores (for the default threshold).
     """
-    pair, unseen = fit_similarity(readings, folds, l2)
+    pair, unseen = fit_similarity(readings, folds)
     scalars, y = binary_scalars(readings)
-    balance = group_weights(binary_groups(readings)) if balanced else None
-    return fit_stacked(scalars, unseen, y, balance), pair, unseen
+    return fit_stacked(scalars, unseen, y), pair, unseen
 
 
 def unseen_readings(readings: list[Readings], scores: np.ndarray) -> list[Readings]:
@@ -346,21 +298,14 @@ def read_fit(encoder: TextEncoder, base: Calibration, tasks: list[Task]) -> FitR
 
 
 def fit_maps(
-    read: FitReadings,
-    base: Calibration,
-    parts: dict[str, Pairs],
-    balanced: bool = False,
-    l2: float = PAIR_L2,
+    read: FitReadings, base: Calibration, parts: dict[str, Pairs]
 ) -> tuple[Calibration, FitReadings]:
     """The zero-shot maps and defaults fitted on ``read`` (examples kept from ``base``);
-    also the readings the defaults were chosen on (binary: out-of-fold ``pair``); ``l2``:
-    the learned similarity's penalty."""
+    also the readings the defaults were chosen on (binary: out-of-fold ``pair``)."""
     by_kind = dict(read)
-    grouped = choice_rows_grouped(by_kind["choice"])
-    balance = group_weights([g for _, g in grouped]) if balanced else None
-    choice = fit_inverse_temperature([r for r, _ in grouped], CHOICE_FEATURES, balance)
+    choice = fit_inverse_temperature(choice_rows(by_kind["choice"]), CHOICE_FEATURES)
     folds = label_folds(by_kind["binary"], parts)
-    binary, pair, unseen = fit_binary_map(by_kind["binary"], folds, balanced, l2)
+    binary, pair, unseen = fit_binary_map(by_kind["binary"], folds)
     by_kind["binary"] = unseen_readings(by_kind["binary"], unseen)
     slope, spacing = fit_scale(by_kind["scale"])
     calibration = replace(

@@ -36,22 +36,15 @@ def fit(
     tasks: list[Task],
     parts: dict[str, Pairs],
     exclude: str = "",
-    balanced: bool = False,
-    examples: bool = True,
 ) -> tuple[Calibration, dict[str, Any]]:
-    """A calibration fitted on the ``fit`` tasks (and few-shot fit sets); fit-set figures.
-
-    ``examples=False`` keeps ``base``'s examples map and defaults (they depend on no
-    zero-shot map, and their fit needs e5 vectors of every fit state).
-    """
-    calibration, _ = fit_maps(read_fit(encoder, base, tasks), base, parts, balanced)
-    if examples:
-        linear, examples_defaults = fit_examples(encoder, calibration, parts, exclude)
-        calibration = replace(
-            calibration,
-            examples=linear,
-            default_min_confidence_examples={kind: examples_defaults[kind] for kind in TYPES},
-        )
+    """A calibration fitted on the ``fit`` tasks (and few-shot fit sets); fit-set figures."""
+    calibration, _ = fit_maps(read_fit(encoder, base, tasks), base, parts)
+    linear, examples_defaults = fit_examples(encoder, calibration, parts, exclude)
+    calibration = replace(
+        calibration,
+        examples=linear,
+        default_min_confidence_examples={kind: examples_defaults[kind] for kind in TYPES},
+    )
     fitted = [t.name for t in tasks if t.split == "fit"]
     return calibration, {"fit_sets": fitted}
 

@@ -57,7 +57,7 @@ def scored(texts: list[str]) -> list[float]:
 
 
 def main() -> None:
-    thresholds = injection.get_head().thresholds
+    thresholds = injection.get_model().thresholds
     names = ("low", "medium", "high")
     print(
         "| source | messages | "

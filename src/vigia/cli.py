@@ -72,7 +72,7 @@ def serve(
     settings = get_settings()
     logs.configure(log_level)
     upgrade()
-    warm_up()  # load the injection head and the encoder now, not in the first request
+    warm_up()  # load the injection classifier now, not in the first request
     if settings.retention_days is not None:
         RetentionTimer(settings.retention_days).start()
     # The startup heap (models, vocabularies) never becomes garbage: keep it out of the

@@ -1,5 +1,5 @@
 """Repeated letters (chat laughter, emphasis) are cut before the injection detector reads a
-message. The real packaged detector (USE, e5) scores the messages: their text matters here."""
+message. The real shipped classifier scores the messages: their text matters here."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ LAUGHTER = [
 
 
 def test_laughter_and_elongated_words_pass_even_at_high_sensitivity() -> None:
-    high = injection.get_head().thresholds["high"]
+    high = injection.get_model().thresholds["high"]
     for text, score in zip(LAUGHTER, injection.scores(LAUGHTER), strict=True):
         assert score < high, text
 

@@ -9,7 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vigia.llm.answer_selector import SELECTOR_FILE, AnswerSelector, load_selector, selector
+from vigia.llm.answer_selector import (
+    MODEL_ID,
+    SELECTOR_FILE,
+    AnswerSelector,
+    load_selector,
+    selector,
+)
 from vigia.llm.protocol import Passage
 from vigia.llm.reading import score_sentences
 from vigia.llm.sentence_features import (
@@ -43,6 +49,25 @@ def test_a_selector_fitted_on_other_features_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(stored), encoding="utf-8")
     with pytest.raises(ValueError, match="refit"):
         load_selector(path)
+
+
+def test_a_selector_file_of_another_model_id_is_refused(tmp_path: Path) -> None:
+    stored = json.loads(SELECTOR_FILE.read_text(encoding="utf-8"))
+    assert stored["model"] == MODEL_ID
+    stored["model"] = "vigia-answer-selector-2.0.0"
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"'vigia-answer-selector-2\.0\.0'.*this code reads"):
+        load_selector(path)
+
+
+def test_a_selector_with_its_feature_names_reordered_is_refused(tmp_path: Path) -> None:
+    stored = json.loads(SELECTOR_FILE.read_text(encoding="utf-8"))
+    stored["features"][0], stored["features"][1] = stored["features"][1], stored["features"][0]
+    path = tmp_path / "reordered.json"
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    with pytest.raises(ValueError, match="other features"):
+        load_selector(path)  # same shape, same names: only the names' order tells
 
 
 def test_probabilities_are_a_sigmoid_of_the_weighted_row() -> None:

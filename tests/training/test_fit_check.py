@@ -52,10 +52,10 @@ def test_a_changed_output_fails_the_check(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     document = _manifest()
-    document["artefacts"]["vigia-injection-1.2.0"]["outputs"][0]["sha256"] = "0" * 64
+    document["artefacts"]["vigia-injection-2.0.0"]["outputs"][0]["sha256"] = "0" * 64
     assert fit.main(["--check", "--manifest", str(_write(tmp_path / "m.json", document))]) == 1
     out = capsys.readouterr().out
-    assert "DIFFERS   repo:src/vigia/guardrails/data/injection_head.json" in out
+    assert "DIFFERS   repo:src/vigia/guardrails/data/vigia-injection-2.0.0/model.int8.onnx" in out
     assert "manifest check: FAILED" in out
 
 
@@ -63,12 +63,12 @@ def test_a_wrong_model_id_or_feature_list_fails_the_check(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     document = _manifest()
-    entry = document["artefacts"]["vigia-injection-1.2.0"]
+    entry = document["artefacts"]["vigia-injection-2.0.0"]
     entry["model_id"] = "vigia-injection-9.9.9"
-    entry["features"] = [*entry["features"][:-1], "pattern:renamed"]
+    entry["features"] = [*entry["features"][:-1], "renamed_input"]
     assert fit.main(["--check", "--manifest", str(_write(tmp_path / "m.json", document))]) == 1
     out = capsys.readouterr().out
-    assert "model 'vigia-injection-1.2.0' != 'vigia-injection-9.9.9'" in out
+    assert "model 'vigia-injection-2.0.0' != 'vigia-injection-9.9.9'" in out
     assert "feature names differ from the manifest" in out
 
 

@@ -1,9 +1,10 @@
 """The es/pt/en texts the encoder steps read, from the public dev-data folder.
 
 The folder is given by ``--data`` or the ``VIGIA_BENCH_DATA`` environment variable; files
-are named relative to it and their SHA-256 is recorded in the manifest. Rows derived from
-SQuAD v1.1 dev (``squad-es``, ``knowledge/squad_es_dev.jsonl``) are never read: those
-paragraphs are held out for evaluation.
+are named relative to it and their SHA-256 is recorded in the manifest. Rows from SQuAD-es
+dev (``squad-es``, ``knowledge/squad_es_dev.jsonl``) are left out: they are a dev split (its
+curator already removed the paragraphs a held-out set was translated from), and the kept
+vocabulary is chosen on training splits only.
 """
 
 from __future__ import annotations

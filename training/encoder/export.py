@@ -70,7 +70,12 @@ def export_onnx(encoder: E5Encoder, path: Path) -> None:
 
 
 def quantize_int8(source: Path, target: Path) -> None:
-    """Dynamic int8 quantization of the MatMul and Gather weights (onnxruntime)."""
+    """Dynamic int8 quantization (onnxruntime): MatMul weights per output channel, Gather.
+
+    Per-tensor weights cost more (embedding cosine to fp32 mean 0.989, min 0.971 on held-out
+    text); 4- or 8-bit block weights (``MatMulNBits``) keep cosine >= 0.9998 but run 3-7x
+    slower on one core here.
+    """
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     quantize_dynamic(
@@ -78,6 +83,7 @@ def quantize_int8(source: Path, target: Path) -> None:
         str(target),
         weight_type=QuantType.QInt8,
         op_types_to_quantize=["MatMul", "Gather"],
+        per_channel=True,
     )
 
 

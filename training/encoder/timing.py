@@ -30,7 +30,7 @@ def step_seconds(vocab_rows: int, batch: int, length: int, steps: int) -> dict[s
         t0 = time.perf_counter()
         loss = torch.nn.functional.cross_entropy(model(ids, mask), labels)
         optimizer.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
+        loss.backward()
         optimizer.step()
         train.append(time.perf_counter() - t0)
     model.eval()

@@ -1,7 +1,9 @@
 """The injection classifier's training rows and its group-aware validation slice.
 
-Rows: the shared ``injection/train.jsonl`` (all sources) and every file of
-``training/data/injection`` (public sources, provenance in its ``sources.json``). A row is
+Rows: the shared ``injection/train.jsonl`` (all sources), every file of
+``training/data/injection`` (public sources, provenance in its ``sources.json``) and the
+team's ``bench/data/guardrails/injection_team_train.txt`` (es/pt/en customer messages and
+attacks written for Vigia; its ``injection_eval.txt`` stays held out). A row is
 ``text``, ``label`` (1 attack, 0 benign), ``lang``, ``source``, ``group``; a row without a
 group (the extra files) is its own group.
 
@@ -23,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 EXTRA_DIR = ROOT / "training" / "data" / "injection"
 SHARED_TRAIN = "injection/train.jsonl"
+TEAM_TRAIN = ROOT / "bench" / "data" / "guardrails" / "injection_team_train.txt"
 VALIDATION_SHARE = 0.15
 SEED = 13
 
@@ -55,16 +58,25 @@ def _read(path: Path, name: str) -> list[Row]:
     return rows
 
 
+def _read_team(path: Path) -> list[Row]:
+    rows = []
+    for index, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        if line.strip() and not line.startswith("#"):
+            label, lang, text = line.split("\t", 2)
+            rows.append(Row(text, int(label), lang, "team", f"team:{index}"))
+    return rows
+
+
 def input_files(data: Path) -> list[Path]:
-    """Every file the rows come from: the shared train split, then the extra files."""
-    return [data / SHARED_TRAIN, *sorted(EXTRA_DIR.glob("*.jsonl"))]
+    """Every file the rows come from: shared train, the extra files, the team's file."""
+    return [data / SHARED_TRAIN, *sorted(EXTRA_DIR.glob("*.jsonl")), TEAM_TRAIN]
 
 
 def load_rows(data: Path) -> list[Row]:
     """All training rows, shared train first."""
     rows: list[Row] = []
     for path in input_files(data):
-        rows.extend(_read(path, path.stem))
+        rows.extend(_read_team(path) if path == TEAM_TRAIN else _read(path, path.stem))
     return rows
 
 

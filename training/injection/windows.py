@@ -1,9 +1,10 @@
 """The token window the injection classifier reads of a text (the same rule as at run time).
 
-The text is read with e5's ``query: `` prefix, as the encoder was pretrained. A text of at most ``MAX_LENGTH - 2`` content tokens is read whole; a longer one as its first
+The text is read with e5's ``query: `` prefix, as the encoder was pretrained. A text of at
+most ``MAX_LENGTH - 2`` content tokens is read whole; a longer one as its first
 ``HEAD`` and last ``MAX_LENGTH - 2 - HEAD`` content tokens, where a direct attack or
-jailbreak template sits. ``src/vigia/guardrails/injection_model.py`` applies the same rule
-and adds bounded middle windows for long messages.
+jailbreak template sits. ``vigia.guardrails.injection_tokens`` applies the same rule at run
+time, and ``vigia.guardrails.injection`` also reads a long message's segments.
 """
 
 from __future__ import annotations
