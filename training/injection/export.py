@@ -129,7 +129,10 @@ def main() -> None:
     }
     sources = np.array([r.source for r in validation])
     cuts = thresholds_for(labels, scores["int8"], sources)
-    train_record: dict[str, object] = json.loads((args.trained / "train.json").read_text(encoding="utf-8"))
+    train_record: dict[str, object] = json.loads(
+        (args.trained / "train.json").read_text(encoding="utf-8")
+    )
+    validation_figures = {name: figures(labels, s, cuts) for name, s in scores.items()}
     meta = {
         "model": MODEL_ID,
         "features": INPUTS,
@@ -147,12 +150,12 @@ def main() -> None:
             "fpr_targets": FPR_TARGETS,
             "digest": rows_data.digest(validation),
         },
-        "validation": {name: figures(labels, s, cuts) for name, s in scores.items()},
+        "validation": validation_figures,
         "training": {**train_record, "epoch": args.epoch},
         "files": {name: sha256(args.out / name) for name in SHIPPED_FILES},
     }
     (args.out / "model.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps({**meta["validation"], "thresholds": cuts}, indent=1))
+    print(json.dumps({**validation_figures, "thresholds": cuts}, indent=1))
     print(f"export wall {time.perf_counter() - clock:.0f}s", flush=True)
 
 
