@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
 from vigia.http.errors import error_body
-from vigia.http.middleware import HttpMiddleware
+from vigia.http.middleware import HttpMiddleware, StartWatch
 
 DEFAULT_LIMIT = 2 * 1024 * 1024
 UPLOAD_LIMIT = 64 * 1024 * 1024
@@ -47,7 +47,6 @@ class BodyLimitMiddleware(HttpMiddleware):
                 await _refuse(scope, receive, send, limit)
                 return
         seen = 0
-        started = False
 
         async def limited() -> Message:
             nonlocal seen
@@ -58,15 +57,11 @@ class BodyLimitMiddleware(HttpMiddleware):
                     raise BodyTooLarge(limit)
             return message
 
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
+        watched = StartWatch(send)
         try:
             await self.app(scope, limited, watched)
         except BodyTooLarge:
-            if started:
+            if watched.started:
                 raise
             await _refuse(scope, receive, send, limit)
 

@@ -6,7 +6,7 @@ Pure ASGI rather than ``BaseHTTPMiddleware``, so streamed responses flow through
 
 from __future__ import annotations
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 class HttpMiddleware:
@@ -24,3 +24,16 @@ class HttpMiddleware:
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serves one HTTP request, calling ``self.app`` as the next app."""
         raise NotImplementedError
+
+
+class StartWatch:
+    """A ``send`` that passes every message on and notes whether the response has started
+    (after that, a middleware can no longer answer with a response of its own)."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        self.started = self.started or message["type"] == "http.response.start"
+        await self._send(message)

@@ -9,10 +9,10 @@ started) and re-raises, so the server still logs the exception and tests still s
 from __future__ import annotations
 
 from starlette.responses import JSONResponse
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from vigia.http.errors import error_body
-from vigia.http.middleware import HttpMiddleware
+from vigia.http.middleware import HttpMiddleware, StartWatch
 
 DETAIL = "internal server error"
 
@@ -21,17 +21,11 @@ class ServerErrorMiddleware(HttpMiddleware):
     """ASGI middleware: a 500 in the surface's shape for an exception no handler took."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        started = False
-
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
+        watched = StartWatch(send)
         try:
             await self.app(scope, receive, watched)
         except Exception:
-            if not started:
+            if not watched.started:
                 body = error_body(scope["path"], 500, DETAIL, "internal_error")
                 await JSONResponse(body, status_code=500)(scope, receive, send)
             raise
