@@ -2,6 +2,11 @@
 
 All three talk to the same local mock OpenAI-compatible upstream (vigia.llm.mock_upstream)
 in one run. LiteLLM is installed by this script in its own venv (bench/.peers/litellm).
+The Vigia agent has every guardrail off (the gateway's own cost); a second agent with the
+default guardrails gives the figure a user with guardrails pays. Streaming: time to the
+first byte of content through Vigia (which streams whole sentences) against the direct
+upstream's first chunk and the end of its first sentence, on a mock that sends one word
+every 20 ms.
 
     .venv/bin/python bench/gateway_overhead.py [--calls 300] [--concurrency 8]
 """
@@ -103,11 +108,41 @@ def measure(
     }
 
 
+def first_bytes(url: str, headers: dict[str, str], model: str, calls: int) -> dict[str, float]:
+    """Median ms to the first content chunk and to the end of the first sentence (a chunk
+    holding a full stop) of a streamed completion."""
+    body = {**BODY, "model": model, "stream": True}
+    first, sentence = [], []
+    with httpx.Client(headers=headers, timeout=30) as client:
+        for n in range(calls + 3):
+            t0 = time.perf_counter()
+            seen_first = None
+            with client.stream("POST", url, json=body) as response:
+                response.raise_for_status()
+                for line in response.iter_lines():
+                    if not line.startswith("data: {"):
+                        continue
+                    choices = json.loads(line[6:]).get("choices") or [{}]
+                    content = choices[0].get("delta", {}).get("content") or ""
+                    if not content:
+                        continue
+                    at = (time.perf_counter() - t0) * 1000
+                    seen_first = seen_first if seen_first is not None else at
+                    if "." in content:
+                        if n >= 3:  # the first three warm up
+                            first.append(seen_first)
+                            sentence.append(at)
+                        break
+    return {"first": statistics.median(first), "sentence": statistics.median(sentence)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--skip-litellm", action="store_true")
+    parser.add_argument("--guarded-calls", type=int, default=100, help="default guardrails")
+    parser.add_argument("--stream-calls", type=int, default=20)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="vigia-bench-"))
     procs: list[subprocess.Popen[bytes]] = []
@@ -123,6 +158,11 @@ def main() -> None:
         )
         mock = f"http://127.0.0.1:{mock_port}/v1"
         wait_ready(f"http://127.0.0.1:{mock_port}/v1/chat/completions")
+        slow_port = free_port()
+        slow_cmd = [sys.executable, "-m", "vigia.llm.mock_upstream", "--port", str(slow_port)]
+        procs.append(start([*slow_cmd, "--delay", "0.02"], env, work / "slow.log"))
+        slow = f"http://127.0.0.1:{slow_port}/v1"
+        wait_ready(f"{slow}/chat/completions")
 
         venv_bin = Path(sys.executable).parent
         vigia_env = {**env, "VIGIA_DATA_DIR": str(work / "vigia")}
@@ -152,6 +192,14 @@ def main() -> None:
         run("workspace", "tool-hosts", "bench", "127.0.0.1")  # the mock's loopback address
         run("agent", "update", "mock", "--workspace", "bench", "--set", json.dumps(patch))
         run("agent", "publish", "mock", "--workspace", "bench")
+        agents = {
+            "guarded": {"model": patch["model"]},  # the default guardrails
+            "streamed": {**patch, "model": {**patch["model"], "base_url": slow}},
+        }
+        for slug, agent_config in agents.items():
+            run("agent", "create", slug, "--workspace", "bench")
+            run("agent", "update", slug, "--workspace", "bench", "--set", json.dumps(agent_config))
+            run("agent", "publish", slug, "--workspace", "bench")
         key = json.loads(run("key", "create", "--workspace", "bench", "--rpm", "10000"))["key"]
         procs.append(
             start(
@@ -181,6 +229,15 @@ def main() -> None:
             args.calls,
             args.concurrency,
         )
+        vigia_auth = {"Authorization": f"Bearer {key}"}
+        vigia_url = f"http://127.0.0.1:{vigia_port}/v1/chat/completions"
+        guarded = measure(vigia_url, vigia_auth, "guarded", args.guarded_calls, args.concurrency)
+        streams = {
+            "direct (floor)": first_bytes(
+                f"{slow}/chat/completions", {}, "mock", args.stream_calls
+            ),
+            "vigia": first_bytes(vigia_url, vigia_auth, "streamed", args.stream_calls),
+        }
         if not args.skip_litellm:
             master = "sk-" + secrets.token_hex(24)
             config = work / "litellm.yaml"
@@ -224,11 +281,24 @@ def main() -> None:
                 f"| {name} | {r['p50']:.2f} | {r['p99']:.2f} | {r['p50'] - floor['p50']:.2f} | "
                 f"{r['p99'] - floor['p99']:.2f} | {r['rps']:.0f} |"
             )
+        print(
+            f"vigia, default guardrails ({args.guarded_calls} calls): p50 "
+            f"{guarded['p50']:.2f} ms, added p50 {guarded['p50'] - floor['p50']:.2f} ms, "
+            f"p99 {guarded['p99']:.2f} ms, {guarded['rps']:.0f} req/s"
+        )
+        print("streamed, one word per 20 ms (median ms):")
+        for name, r in streams.items():
+            print(
+                f"  {name}: first content byte {r['first']:.1f}, "
+                f"end of first sentence {r['sentence']:.1f}"
+            )
         if "litellm proxy" in results:
             ratio = (results["vigia"]["p50"] - floor["p50"]) / (
                 results["litellm proxy"]["p50"] - floor["p50"]
             )
-            print(f"vigia added p50 / litellm added p50 = {ratio:.3f} (goal <= 0.25)")
+            throughput = results["vigia"]["rps"] / results["litellm proxy"]["rps"]
+            print(f"vigia added p50 / litellm added p50 = {ratio:.3f} (goal <= 0.15)")
+            print(f"vigia req/s / litellm req/s = {throughput:.2f} (goal >= 4)")
     finally:
         for proc in procs:
             proc.terminate()

@@ -19,13 +19,13 @@ FLOORS: dict[str, int] = {
     "admin": 99,
     "agents": 98,
     "app": 99,
-    "cli": 61,
+    "cli": 66,
     "config": 94,
     "console": 94,
     "conversations": 93,
     "db": 97,
     "decide": 97,
-    "demo": 42,
+    "demo": 95,
     "egress": 93,
     "embeddings": 95,
     "engine": 96,
@@ -46,7 +46,7 @@ FLOORS: dict[str, int] = {
     "users": 97,
     "vigia": 99,
     "workspaces": 92,
-    "worlds": 90,
+    "worlds": 91,
 }
 
 

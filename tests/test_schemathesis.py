@@ -15,6 +15,7 @@ from stalling; a failure prints the ``curl`` that reproduces it."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ from schemathesis.engine.recorder import ScenarioRecorder
 from tests.conftest import ADMIN_TOKEN, make_tenant
 from vigia.app import create_app
 from vigia.db.session import session_scope
+from vigia.users.roles import grant
 from vigia.users.service import create_user
 from vigia.worlds.catalog import add_world
 from vigia.worlds.indexer import index_world
@@ -43,10 +45,19 @@ RUN_LIMIT_S = 60
 # cannot say "no lone surrogate or NUL", "a tool message needs its tool_call_id" or "at
 # least one question", so ``positive_data_acceptance`` also accepts 400 and 422 (in the
 # surface's documented shape, which ``response_schema_conformance`` checks).
+# A schema-violating request may also be refused with 413: a generated body past the
+# request-size limit (2 MiB for JSON) is refused before anyone reads it, which
+# ``negative_data_rejection`` does not count as a refusal by default.
 CHECKS: dict[str, Any] = {
     "enabled": True,
     "positive_data_acceptance": {
         "expected-statuses": ["2xx", "3xx", "400", "401", "403", "404", "409", "422", "429"]
+    },
+    "negative_data_rejection": {
+        "expected-statuses": [
+            *("400", "401", "403", "404", "405", "406", "409", "413", "415", "422"),
+            *("428", "429", "5xx"),  # 5xx: ``not_a_server_error`` fails those on its own
+        ]
     },
 }
 
@@ -80,11 +91,12 @@ class Live:
     paths: dict[str, str]
 
 
-def _session_cookie(app: FastAPI) -> str:
-    """World ``v1`` (the default version) indexed; a user logged in: its session cookie."""
+def _session_cookie(app: FastAPI, workspace_id: str) -> str:
+    """World ``v1`` (the default version) of the workspace, indexed; a user with a role there
+    logged in: its session cookie."""
     with session_scope() as session:
-        index_world(session, add_world(session, "v1", PAYROLL))
-        create_user(session, "ada", PASSWORD)
+        index_world(session, add_world(session, "v1", PAYROLL, workspace_id))
+        grant(session, create_user(session, "ada", PASSWORD).id, workspace_id, "viewer")
     with TestClient(app) as client:
         response = client.post("/auth/login", json={"username": "ada", "password": PASSWORD})
         assert response.status_code == 200, response.text
@@ -108,7 +120,7 @@ def live() -> Live:
         headers={
             "keys": {"Authorization": f"Bearer {tenant.production_key}"},
             "admin": admin,
-            "worlds": {"Cookie": f"sherpa_session={_session_cookie(app)}"},
+            "worlds": {"Cookie": f"sherpa_session={_session_cookie(app, tenant.workspace_id)}"},
             "login": {},
         },
         paths={
@@ -190,3 +202,15 @@ def test_no_server_error_and_responses_match_the_schema(name: str, live: Live) -
     cases, failures = _run(SURFACES[name], live, live.headers[name])
     assert cases > 0
     assert not failures, "\n\n".join(dict.fromkeys(failures))
+
+
+def test_every_operation_is_in_a_run(client: TestClient) -> None:
+    """The runs' path filters leave no documented operation out (a new surface needs one)."""
+    paths = client.get("/openapi.json").json()["paths"]
+    left_out = [
+        path
+        for path in paths
+        if all(re.search(surface.other_paths, path) for surface in SURFACES.values())
+    ]
+    assert len(paths) > 40
+    assert not left_out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 from fastapi import Depends, FastAPI
 
 from vigia import __version__
@@ -9,9 +11,10 @@ from vigia.admin.endpoints import router as admin_router
 from vigia.config import get_settings
 from vigia.console import router as console
 from vigia.decide.endpoints import router as decide_router
+from vigia.engine import WorldsGate
 from vigia.evaluation.endpoints import router as evaluation_router
 from vigia.http import errors as http_errors
-from vigia.http.admission import write_gate_for
+from vigia.http.admission import model_workers_for, write_gate_for
 from vigia.http.body_limit import BodyLimitMiddleware
 from vigia.http.client_gone import ClientGoneMiddleware
 from vigia.http.form_text import refuse_unstorable_fields
@@ -22,6 +25,7 @@ from vigia.http.security_headers import SecurityHeadersMiddleware
 from vigia.http.server_errors import ServerErrorMiddleware
 from vigia.http.write_tenant import find_workspaces_with
 from vigia.knowledge.endpoints import router as knowledge_router
+from vigia.llm.local_models import LocalModels, LocalModelsMiddleware, local_options
 from vigia.openai_api.conversations import router as conversations_router
 from vigia.openai_api.endpoints import router as openai_router
 from vigia.operations.endpoints import router as operations_router
@@ -45,10 +49,15 @@ def create_app() -> FastAPI:
         dependencies=[Depends(refuse_unstorable_fields)],  # every form, every route
     )
     app.state.write_gate = write_gate_for(settings)
+    app.state.model_workers = model_workers_for(settings)  # writes' model work runs there
+    weakref.finalize(app, app.state.model_workers.shutdown)  # its threads end with the app
     app.state.rate_limiter = rate_limiter_for(settings)
+    app.state.worlds_gate = WorldsGate()  # worlds turns run through the engine
+    app.state.local_models = LocalModels(local_options(settings))  # GGUF files, loaded once
     http_errors.install(app, pages=console.ERROR_PAGES)
     find_workspaces_with(cached_workspace)  # write slots are shared by workspace
     app.add_middleware(ClientGoneMiddleware)  # innermost: the engine stops for a gone client
+    app.add_middleware(LocalModelsMiddleware)  # turns find app.state.local_models
     app.add_middleware(RequestTextMiddleware)
     app.add_middleware(BodyLimitMiddleware)  # bounds what the inner ones read
     app.add_middleware(ServerErrorMiddleware)  # a 500 inside the headers and the request id

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -20,6 +21,7 @@ from vigia.evaluation.cli import app as eval_app
 from vigia.evaluation.cli import export_promptfoo, publish_gated
 from vigia.kit.cli_output import emit, fail
 from vigia.knowledge.cli import app as knowledge_app
+from vigia.llm.cli import app as model_app
 from vigia.operations.cli import register as register_operations
 from vigia.users.cli import user_app
 from vigia.workspaces import service as workspaces
@@ -43,6 +45,7 @@ app.add_typer(user_app, name="user")
 app.add_typer(decide_app, name="decide")
 app.add_typer(eval_app, name="eval")
 app.add_typer(secret_app, name="secret")
+app.add_typer(model_app, name="model")
 agent_app.command("export-promptfoo")(export_promptfoo)
 register_operations(app)
 
@@ -92,11 +95,23 @@ def serve(
 
 
 @app.command()
-def demo(as_json: Json = False) -> None:
-    """Creates, once, the demo workspace with agent ``asistente-demo``; prints fresh keys."""
+def demo(
+    model: Annotated[
+        Path | None,
+        typer.Option("--model", help="A GGUF file the demo agent answers with (local extra)."),
+    ] = None,
+    sha256: Annotated[
+        str, typer.Option("--sha256", help="The SHA-256 of the --model file (64 hex).")
+    ] = "",
+    as_json: Json = False,
+) -> None:
+    """Creates, once, the demo workspace with agent ``asistente-demo``; prints fresh keys.
+
+    With ``--model FILE --sha256 HEX`` the file is registered and the agent answers through
+    it (docs/local-models.md)."""
     from vigia.demo import ensure_demo
 
-    result = in_session(as_json, ensure_demo)
+    result = in_session(as_json, lambda session: ensure_demo(session, model, sha256))
     lines = "\n".join(f"{k}: {v}" for k, v in result.items())
     emit(result, as_json, human=f"Vigia demo is ready.\n{lines}")
 

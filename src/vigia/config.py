@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     workspace_key_rpm: int = Field(default=60, ge=1, le=10_000)
     channel_key_rpm: int = Field(default=600, ge=1, le=10_000)
     upstream_timeout_s: float = Field(default=60.0, gt=0)
+    # Local GGUF models (docs/local-models.md): llama.cpp threads (unset: 1 on two cores or
+    # fewer, half the cores above), requests generating at once per model file, how many
+    # more may wait before a 503 with Retry-After, and the context window in tokens.
+    local_threads: int | None = Field(default=None, ge=1, le=256)
+    local_parallel: int = Field(default=1, ge=1, le=16)
+    local_queue: int = Field(default=4, ge=0, le=1000)
+    local_context: int = Field(default=4096, ge=512, le=131_072)
     key_cache_ttl_s: float = Field(default=2.0, ge=0, le=60)
     embedding_threads: int = Field(default=1, ge=1, le=16)
     # Write admission (docs/foundation.md "Writes under load"): write requests running at
@@ -69,6 +76,10 @@ class Settings(BaseSettings):
     write_concurrency: int = Field(default_factory=default_write_concurrency, ge=1, le=32)
     write_queue: int = Field(default=1000, ge=0, le=100_000)
     write_wait_s: float = Field(default=30.0, gt=0, le=600)
+    # Model work (vigia.kit.model_work): threads that run embeddings, the injection detector
+    # and decisions for the requests (one per core by default), and their nice value.
+    model_workers: int = Field(default_factory=lambda: os.cpu_count() or 2, ge=1, le=64)
+    model_workers_nice: int = Field(default=10, ge=0, le=19)
     session_ttl_hours: int = Field(default=12, ge=1)
     session_idle_minutes: int = Field(default=120, ge=1)
     cookie_secure: bool = False

@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vigia.config import get_settings
+from vigia.kit import model_work
 from vigia.kit.cache import LRUCache
 
 Vectors = NDArray[np.float32]
@@ -51,7 +52,8 @@ def _normalise(matrix: NDArray[np.floating]) -> Vectors:
 
 
 class _PackagedModel:
-    """Runs one packaged model at a time (they are not thread-safe), normalising its rows."""
+    """Runs one packaged model at a time (they are not thread-safe), normalising its rows,
+    on the app's model workers when there are some (``vigia.kit.model_work``)."""
 
     dim: int
 
@@ -63,8 +65,13 @@ class _PackagedModel:
     ) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        return model_work.run(self._encode_now, encode, list(texts))
+
+    def _encode_now(
+        self, encode: Callable[[list[str]], NDArray[np.floating]], texts: list[str]
+    ) -> Vectors:
         with self._lock:
-            return _normalise(encode(list(texts)))
+            return _normalise(encode(texts))
 
 
 class UseEmbedder(_PackagedModel):

@@ -76,6 +76,11 @@ INVALID = {
             "q": _question(type="binary", options=..., examples=[{"state": "x", "answer": "si"}])
         }
     ),
+    "binary example answer 1": _body(
+        questions={
+            "q": _question(type="binary", options=..., examples=[{"state": "x", "answer": 1}])
+        }
+    ),
     "example state over 4000 chars": _body(
         questions={"q": _question(examples=[{"state": "x" * 4001, "answer": "a"}])}
     ),

@@ -19,6 +19,7 @@ from vigia.guardrails.checks import OutputContext, check_grounding
 from vigia.guardrails.config import GuardrailsConfig
 from vigia.guardrails.judge import parse_verdicts
 from vigia.llm.function import FunctionModel
+from vigia.llm.metered import UsageLedger
 from vigia.llm.protocol import ModelRequest
 from vigia.llm.registry import override_model
 from vigia.llm.settings import ModelSettings
@@ -81,3 +82,12 @@ def test_unreadable_judge_answers_are_ignored() -> None:
     ]
     assert parse_verdicts("I think it is fine", 1) is None
     assert parse_verdicts('{"verdicts": [{"n": 2, "supported": true}]}', 1) is None
+
+
+def test_the_judges_call_is_metered_into_the_runs_ledger(judge: FunctionModel) -> None:
+    ledger = UsageLedger()
+    context = OutputContext(INSTRUCTIONS, ledger=ledger)
+    check_grounding([INSTRUCTIONS, PARAPHRASE], config(), context)
+    (call,) = ledger.calls
+    assert (call.purpose, call.model) == ("grounding_judge", "judge-model")
+    assert call.usage.prompt_tokens > 0 and call.usage.completion_tokens > 0

@@ -1,4 +1,8 @@
-"""Fixtures of the worlds tests: the payroll world indexed, users, logged-in clients."""
+"""Fixtures of the worlds tests: the payroll world indexed, users, logged-in clients.
+
+Worlds belong to workspaces: the test worlds are workspace ``analysts``' (``team``), which
+also owns world ``v1`` (the default version, not indexed: knowledge-off chats use it), and
+every user ``make_user`` creates gets a role there unless told otherwise."""
 
 from __future__ import annotations
 
@@ -9,7 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from vigia.db.session import session_scope
+from vigia.users.roles import grant
 from vigia.users.service import create_user
+from vigia.workspaces.service import create_workspace
 from vigia.worlds import embedding
 from vigia.worlds.catalog import add_world
 from vigia.worlds.indexer import IndexReport, index_world
@@ -17,6 +23,7 @@ from vigia.worlds.indexer import IndexReport, index_world
 PAYROLL = Path(__file__).parent / "payroll"
 CICS = Path(__file__).parent / "cics"
 PASSWORD = "correct horse battery"
+TEAM = "analysts"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -26,25 +33,42 @@ def _embed_each_text_once() -> None:
 
 
 @pytest.fixture
-def payroll() -> IndexReport:
+def team() -> str:
+    """The id of workspace ``analysts``, owner of the test worlds and of world ``v1``."""
+    with session_scope() as session:
+        workspace = create_workspace(session, TEAM)
+        add_world(session, "v1", PAYROLL, workspace.id)
+        return workspace.id
+
+
+@pytest.fixture
+def payroll(team: str) -> IndexReport:
     """World ``payroll-2024``: the payroll test world, registered and indexed."""
     with session_scope() as session:
-        world = add_world(session, "payroll-2024", PAYROLL)
+        world = add_world(session, "payroll-2024", PAYROLL, team)
         return index_world(session, world)
 
 
 @pytest.fixture
-def loans() -> IndexReport:
+def loans(team: str) -> IndexReport:
     """World ``loans``: the small CICS/DB2 test world, registered and indexed."""
     with session_scope() as session:
-        return index_world(session, add_world(session, "loans", CICS))
+        return index_world(session, add_world(session, "loans", CICS, team))
+
+
+MakeUser = Callable[..., str]
 
 
 @pytest.fixture
-def make_user() -> Callable[[str], str]:
-    def make(name: str) -> str:
+def make_user(team: str) -> MakeUser:
+    """Creates a user; ``role`` (``viewer`` unless given; None: none) in ``team``."""
+
+    def make(name: str, role: str | None = "viewer") -> str:
         with session_scope() as session:
-            return create_user(session, name, PASSWORD).id
+            user = create_user(session, name, PASSWORD)
+            if role is not None:
+                grant(session, user.id, team, role)
+            return user.id
 
     return make
 
@@ -56,14 +80,14 @@ def log_in(client: TestClient, name: str) -> TestClient:
 
 
 @pytest.fixture
-def alice(client: TestClient, make_user: Callable[[str], str]) -> TestClient:
+def alice(client: TestClient, make_user: MakeUser) -> TestClient:
     """A client logged in as alice."""
     make_user("alice")
     return log_in(client, "alice")
 
 
 @pytest.fixture
-def bob(alice: TestClient, make_user: Callable[[str], str]) -> TestClient:
+def bob(alice: TestClient, make_user: MakeUser) -> TestClient:
     """A second client (same app) logged in as bob."""
     make_user("bob")
     other = TestClient(alice.app)

@@ -100,11 +100,11 @@ def test_knowledge_false_recalls_earlier_turns(alice: TestClient, payroll: Index
     assert second["sources"] == []
 
 
-def test_unknown_and_unindexed_worlds(alice: TestClient) -> None:
+def test_unknown_and_unindexed_worlds(alice: TestClient, team: str) -> None:
     missing = alice.post("/chat", json={"message": "x", "version": "nope", "knowledge": True})
     assert_error(missing, 404, "world 'nope' not found")
     with session_scope() as session:
-        add_world(session, "fresh", PAYROLL)
+        add_world(session, "fresh", PAYROLL, team)
     fresh = alice.post("/chat", json={"message": "x", "version": "fresh", "knowledge": True})
     assert_error(fresh, 409, "world 'fresh' is not indexed yet: run `vigia world index fresh`")
 

@@ -198,9 +198,9 @@ def test_personal_upload_limits(alice: TestClient) -> None:
     def upload(name: str, data: bytes) -> Response:
         return alice.post("/personal/files", files={"file": (name, data)})
 
-    assert_error(upload("../x.txt", b"a"), 422, "scope path '../x.txt' must not contain '..'")
+    assert_error(upload("../x.txt", b"a"), 422, "file name '../x.txt' must not contain '..'")
     absolute = upload("/abs.txt", b"a")
-    assert_error(absolute, 422, "scope path '/abs.txt' must be relative to the world")
+    assert_error(absolute, 422, "file name '/abs.txt' must be relative to your personal folder")
     assert_error(upload("b.bin", b"\xff\xfe\x00"), 415, "personal files must be UTF-8 text")
     big = b"a" * (1024 * 1024 + 1)
     assert_error(upload("big.txt", big), 413, "personal files are limited to 1048576 bytes")

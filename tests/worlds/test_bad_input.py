@@ -205,3 +205,128 @@ def test_deleting_the_last_file_of_a_folder_frees_its_name(alice: TestClient) ->
     response = alice.post("/personal/files", files={"file": ("notas", b"b")})
     assert response.status_code == 201, response.text
     assert [p.split("/", 1)[1] for p in _stored_files()] == ["notas"]
+
+
+BLANK = "Value error, must not be blank"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/chat", {"message": "\u3000", "version": W}, "message"),
+        ("/qa/run", {"question": "\u3000 \u3000", "version": W}, "question"),
+        ("/troubleshoot/run", {"symptom": "\u3000", "version": W}, "symptom"),
+    ],
+)
+def test_a_message_of_only_ideographic_spaces_is_422(
+    alice: TestClient, payroll: IndexReport, path: str, body: dict[str, str], field: str
+) -> None:
+    before = row_counts()
+    response = alice.post(path, json=body)
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": [{"loc": ["body", field], "msg": BLANK, "type": "value_error"}]
+    }
+    assert row_counts() == before
+
+
+def test_a_streamed_message_of_only_an_ideographic_space_is_422(
+    alice: TestClient, payroll: IndexReport
+) -> None:
+    before = row_counts()
+    stream = alice.get("/chat/stream", params={"message": "\u3000", "version": W})
+    assert stream.status_code == 422
+    assert stream.json() == {
+        "detail": [{"loc": ["query", "message"], "msg": BLANK, "type": "value_error"}]
+    }
+    assert row_counts() == before
+
+
+@pytest.mark.parametrize("value", ["yes", "true", 1, 0, "on"])
+@pytest.mark.parametrize("field", ["knowledge", "personal"])
+def test_chat_booleans_are_json_booleans(
+    alice: TestClient, payroll: IndexReport, field: str, value: object
+) -> None:
+    before = row_counts()
+    response = alice.post("/chat", json={"message": "hola", "version": W, field: value})
+    assert response.status_code == 422
+    (error,) = response.json()["detail"]
+    assert error["loc"] == ["body", field] and error["type"] == "bool_type"
+    assert row_counts() == before
+
+
+@pytest.mark.parametrize("value", ["yes", "1", "0", "on", "True"])
+@pytest.mark.parametrize("field", ["knowledge", "personal"])
+def test_stream_booleans_are_true_or_false(
+    alice: TestClient, payroll: IndexReport, field: str, value: str
+) -> None:
+    before = row_counts()
+    stream = alice.get("/chat/stream", params={"message": "hola", "version": W, field: value})
+    assert stream.status_code == 422
+    (error,) = stream.json()["detail"]
+    assert error["loc"] == ["query", field]
+    assert error["msg"] == "Value error, must be true or false"
+    assert row_counts() == before
+
+
+def test_stream_takes_true_and_false(alice: TestClient, payroll: IndexReport) -> None:
+    params = {"message": "WS-TAX-RATE", "version": W, "knowledge": "true", "personal": "false"}
+    stream = alice.get("/chat/stream", params=params)
+    assert stream.status_code == 200
+    assert "Knowledge is off" not in stream.text and '"type": "answer"' in stream.text
+
+
+@pytest.mark.parametrize("value", ["yes", 1, "true"])
+def test_pin_takes_only_a_json_boolean(
+    alice: TestClient, payroll: IndexReport, value: object
+) -> None:
+    cid = alice.post("/chat", json={"message": "hola", "version": W}).json()["conversation_id"]
+    response = alice.post(f"/conversations/{cid}/pin", json={"pinned": value})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["type"] == "bool_type"
+    assert alice.get(f"/conversations/{cid}").json()["conversation"]["pinned"] is False
+
+
+@pytest.mark.parametrize("title", ["two\nlines", "a\ttab", "carriage\rreturn"])
+def test_titles_are_one_line(alice: TestClient, payroll: IndexReport, title: str) -> None:
+    cid = alice.post("/chat", json={"message": "hola", "version": W}).json()["conversation_id"]
+    old = alice.get(f"/conversations/{cid}").json()["conversation"]["title"]
+    response = alice.patch(f"/conversations/{cid}", json={"title": title})
+    assert response.status_code == 422
+    (error,) = response.json()["detail"]
+    assert error["loc"] == ["body", "title"]
+    assert "one line" in error["msg"]
+    assert alice.get(f"/conversations/{cid}").json()["conversation"]["title"] == old
+
+
+def test_a_personal_file_with_nul_bytes_is_415_and_not_stored(alice: TestClient) -> None:
+    before = row_counts()
+    response = alice.post("/personal/files", files={"file": ("notas.txt", b"hola\x00mundo")})
+    assert response.status_code == 415
+    assert response.json() == {"detail": "personal files must be text: this file holds NUL bytes"}
+    assert row_counts() == before and _stored_files() == []
+
+
+@pytest.mark.parametrize(
+    ("name", "detail"),
+    [
+        ("../x.txt", "file name '../x.txt' must not contain '..'"),
+        ("/x.txt", "file name '/x.txt' must be relative to your personal folder"),
+        (" ", "file name must be a non-empty string"),
+        ("./", "file name './' names no folder"),
+    ],
+)
+def test_personal_file_errors_speak_of_file_names(
+    alice: TestClient, name: str, detail: str
+) -> None:
+    response = alice.post("/personal/files", files={"file": ("x.txt", b"a")}, data={"path": name})
+    assert (response.status_code, response.json()) == (422, {"detail": detail})
+    assert "scope path" not in response.text and _stored_files() == []
+
+
+def test_removing_a_file_name_with_dots_speaks_of_file_names(alice: TestClient) -> None:
+    removal = alice.delete("/personal/files/a%2F..%2F..%2Fx.txt")
+    assert (removal.status_code, removal.json()) == (
+        422,
+        {"detail": "file name 'a/../../x.txt' must not contain '..'"},
+    )

@@ -23,7 +23,12 @@ def test_user_create_world_add_and_index_print_one_json_object() -> None:
     assert set(json.loads(created.stdout)) == {"id", "name"}
     added = runner.invoke(world_app, ["add", "payroll", str(PAYROLL), "--json"])
     assert added.exit_code == 0
-    assert json.loads(added.stdout) == {"id": "payroll", "path": str(PAYROLL.resolve())}
+    assert json.loads(added.stdout) == {
+        "id": "payroll",
+        "path": str(PAYROLL.resolve()),
+        "workspace": None,  # there is no workspace yet: registered unassigned
+    }
+    assert "belongs to no workspace" in added.stderr
     indexed = runner.invoke(world_app, ["index", "payroll", "--json"])
     assert indexed.exit_code == 0, indexed.output
     payload = json.loads(indexed.stdout)

@@ -215,3 +215,24 @@ def test_payroll_paycalc_linkage_uses_payrec_replaced_by_lk() -> None:
     ]
     assert ("PARA:PAYCALC:CALC-OVERTIME", "PGM:OTCALC", 65) in _edges(out, "calls")
     assert ("PARA:PAYCALC:BUILD-PAY-RECORD", "DATA:PAYCALC:LK-GROSS", 98) in _edges(out, "writes")
+
+
+def test_a_hyphenated_name_closing_a_statement_is_not_a_paragraph() -> None:
+    program = (
+        "       IDENTIFICATION DIVISION.\n"
+        "       PROGRAM-ID. DEMO2.\n"
+        "       PROCEDURE DIVISION.\n"
+        "       000-MAIN.\n"
+        "           DISPLAY ' TIME = '\n"
+        "                   CURRENT-SECOND.\n"
+        "           OPEN INPUT TRAN-FILE\n"
+        "                OUTPUT REPORT-FILE.\n"
+        "           PERFORM 700-OPEN-FILES.\n"
+        "           GOBACK.\n"
+        "           700-OPEN-FILES.\n"
+        "           CONTINUE.\n"
+    )
+    out = extract_cobol(preprocess(program, "src/d.cbl", lambda name: None), "src/d.cbl")
+    paragraphs = [(e.name, e.line_start) for e in out.entities if e.kind == "paragraph"]
+    # 700-OPEN-FILES in area B follows a period: a header; the other two close statements.
+    assert paragraphs == [("000-MAIN", 4), ("700-OPEN-FILES", 11)]

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 
 from vigia.agents.tools import HttpTools
 from vigia.guardrails.config import GuardrailsConfig
-from vigia.kit.fields import Integer
+from vigia.kit.fields import Flag, Integer
 from vigia.llm.settings import ModelSettings
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -84,7 +84,7 @@ class AgentConfig(BaseModel):
     tool_steps: Integer = Field(
         default=4, ge=1, le=20, description="Most rounds of tool calls one turn may run."
     )
-    handoff_on_request: bool = Field(
+    handoff_on_request: Flag = Field(
         default=True,
         description="Hand the conversation to the team when the customer asks for a person.",
     )
@@ -104,7 +104,7 @@ class AgentPatch(BaseModel):
     language: Language | None = None
     tools: HttpTools | None = None
     tool_steps: Integer | None = Field(default=None, ge=1, le=20)
-    handoff_on_request: bool | None = None
+    handoff_on_request: Flag | None = None
 
 
 class AgentCreate(AgentPatch):

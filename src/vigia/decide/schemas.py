@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from vigia.kit.fields import Number
+from vigia.kit.fields import Flag, Number
 
 MAX_ASK_CHARS = 2_000
 MAX_STATE_CHARS = 32_000
@@ -67,7 +67,7 @@ class Example(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     state: State
-    answer: str | bool
+    answer: str | Flag
 
     @field_validator("state")
     @classmethod

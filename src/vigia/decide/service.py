@@ -7,7 +7,7 @@ import time
 import numpy as np
 from sqlalchemy.orm import Session
 
-from vigia.decide import repository, scoring
+from vigia.decide import cost, repository, scoring
 from vigia.decide.calibration import Calibration, get_calibration
 from vigia.decide.encoder import TextEncoder
 from vigia.decide.inference import Outcome, Plan, plan_question, run_model
@@ -23,8 +23,16 @@ from vigia.decide.schemas import (
     SystemOneUsage,
     Usage,
 )
-from vigia.decide.texts import humanise, level_text, option_text, render_state, statement
+from vigia.decide.texts import (
+    humanise,
+    level_text,
+    option_text,
+    read_state,
+    render_state,
+    statement,
+)
 from vigia.errors import QuotaExceeded
+from vigia.kit import model_work
 from vigia.llm.tokens import count_tokens
 from vigia.workspaces.limits import decide_quota
 
@@ -123,13 +131,15 @@ def precheck_quota(session: Session, workspace_id: str, tokens: int) -> None:
 def decide(
     session: Session, workspace_id: str, request: DecideRequest, encoder: TextEncoder | None = None
 ) -> DecideResponse:
-    """Answers every question of ``request`` and counts its tokens against the quota."""
+    """Answers every question of ``request`` and counts its tokens against the quota (413
+    first when it is over the cost budget, ``cost``)."""
     calibration = get_calibration()
+    plans = [plan_question(q) for q in request.questions.values()]
+    cost.check_budget(read_state(request.state), plans)
     tokens = request_tokens(request)
     precheck_quota(session, workspace_id, tokens)
     started = time.perf_counter()
-    plans = [plan_question(q) for q in request.questions.values()]
-    outcomes = run_model(request.state, plans, encoder, calibration)
+    outcomes = model_work.run(run_model, request.state, plans, encoder, calibration)
     ms = round((time.perf_counter() - started) * 1000, 1)
     answers = {
         key: to_answer(
@@ -199,11 +209,12 @@ def systemone(
 ) -> SystemOneResponse:
     """Answers a systemone request with the same model; tokens count against the same quota."""
     calibration = get_calibration()
+    plans = [plan_systemone(k, q) for k, q in request.questions.items()]
+    cost.check_budget(read_state(request.state), plans)
     tokens = systemone_tokens(request)
     precheck_quota(session, workspace_id, tokens)
     started = time.perf_counter()
-    plans = [plan_systemone(k, q) for k, q in request.questions.items()]
-    outcomes = run_model(request.state, plans, encoder, calibration)
+    outcomes = model_work.run(run_model, request.state, plans, encoder, calibration)
     ms = round((time.perf_counter() - started) * 1000, 1)
     charge_quota(session, workspace_id, tokens)
     answers = {k: to_systemone(o) for k, o in zip(request.questions, outcomes, strict=True)}

@@ -14,10 +14,12 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from vigia.agents import service as agents
-from vigia.agents.schemas import AgentCreate, Replies
+from vigia.agents.schemas import AgentCreate, AgentPatch, Replies
 from vigia.config import get_settings
 from vigia.errors import NotFound
 from vigia.knowledge import service as knowledge
+from vigia.llm.local_catalog import add_model
+from vigia.llm.settings import ModelSettings
 from vigia.users import roles
 from vigia.users import service as users
 from vigia.workspaces import service as workspaces
@@ -66,8 +68,17 @@ def _console_owner(session: Session, workspace: Workspace) -> str:
     return password
 
 
-def ensure_demo(session: Session) -> dict[str, Any]:
-    """Creates the demo workspace and agent if missing; always issues new keys."""
+def _answer_with(session: Session, agent: Any, model: Path, sha256: str) -> None:
+    """Registers ``model`` (its checksum checked) and publishes the agent on it."""
+    entry = add_model(model, sha256)
+    local = ModelSettings(provider="local", path=entry.path)
+    agents.update_draft(session, agent, AgentPatch(model=local))
+    agents.publish(session, agent)
+
+
+def ensure_demo(session: Session, model: Path | None = None, sha256: str = "") -> dict[str, Any]:
+    """Creates the demo workspace and agent if missing; always issues new keys. With
+    ``model`` (a GGUF file and its SHA-256) the agent answers through the local provider."""
     try:
         workspace = workspaces.find_workspace(session, WORKSPACE)
     except NotFound:
@@ -83,6 +94,8 @@ def ensure_demo(session: Session) -> dict[str, Any]:
         )
         agent = agents.create_agent(session, workspace, spec)
         agents.publish(session, agent)
+    if model is not None:
+        _answer_with(session, agent, model, sha256)
     _load_samples(session, workspace, agent)
     scopes = ["chat", "decide", "guardrails:review"]
     production = workspaces.create_key(session, workspace, scopes=scopes, name="demo production")

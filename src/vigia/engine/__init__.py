@@ -12,6 +12,7 @@ from vigia.engine.schemas import RunOut, TokenUsage
 from vigia.engine.stages.budget import BudgetState, budget_state, month_spend, month_start
 from vigia.engine.turn import TurnRequest
 from vigia.engine.usage import usage_by_agent, usage_by_day
+from vigia.engine.worlds import WorldsGate
 
 __all__ = [
     "BudgetState",
@@ -22,6 +23,7 @@ __all__ = [
     "TokenUsage",
     "TurnRequest",
     "TurnResult",
+    "WorldsGate",
     "budget_state",
     "execute",
     "month_spend",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from vigia.config import get_settings
+from vigia.llm.metered import UsageLedger
 from vigia.llm.protocol import (
     Finish,
     Model,
@@ -24,6 +25,14 @@ def cost_usd(model: str, prompt_tokens: int, completion_tokens: int) -> float:
     if price is None:
         return 0.0
     return round((prompt_tokens * price.input + completion_tokens * price.output) / 1_000_000, 8)
+
+
+def ledger_cost_usd(ledger: UsageLedger) -> float:
+    """What the calls metered into ``ledger`` cost, each priced as its configured model."""
+    total = sum(
+        cost_usd(c.model, c.usage.prompt_tokens, c.usage.completion_tokens) for c in ledger.calls
+    )
+    return round(total, 8)
 
 
 def expected_cost_usd(model: str, request: ModelRequest, max_tokens: int) -> float:

@@ -21,7 +21,10 @@ class Run(Base):
 
     id: Mapped[str] = id_column()
     workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
-    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    agent_id: Mapped[str | None] = mapped_column(
+        ForeignKey("agents.id", ondelete="CASCADE"), default=None
+    )
+    """None for a turn of a channel without agents (``worlds``)."""
     conversation_id: Mapped[str | None] = mapped_column(String(36), default=None)
     key_id: Mapped[str | None] = mapped_column(String(36), default=None)
     channel: Mapped[str] = mapped_column(String(16), default="openai")

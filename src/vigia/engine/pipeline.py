@@ -17,7 +17,7 @@ from vigia.conversations import service as conversations
 from vigia.conversations.person_request import asks_for_person
 from vigia.db.base import new_id
 from vigia.db.session import session_scope, write_scope
-from vigia.engine.cost import expected_cost_usd
+from vigia.engine.cost import expected_cost_usd, ledger_cost_usd
 from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnResult
 from vigia.engine.stages import budget
 from vigia.engine.stages.generation import Generation, model_request
@@ -181,9 +181,10 @@ def _finish(
         conversation_id=turn.conversation_id,
         version=turn.version,
         env=turn.request.env,
-        prompt_tokens=usage.prompt_tokens if usage else 0,
-        completion_tokens=usage.completion_tokens if usage else 0,
-        cost_usd=generation.loop.cost_usd if generation is not None else 0.0,
+        prompt_tokens=(usage.prompt_tokens if usage else 0) + turn.ledger.prompt_tokens,
+        completion_tokens=(usage.completion_tokens if usage else 0) + turn.ledger.completion_tokens,
+        cost_usd=(generation.loop.cost_usd if generation is not None else 0.0)
+        + ledger_cost_usd(turn.ledger),
         citations=generation.citations.citations() if generation is not None else [],
         handoff=status == "handoff",
         triggered=list(turn.triggered),

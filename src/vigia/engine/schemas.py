@@ -42,7 +42,7 @@ class RunOut(BaseModel):
 
     id: str
     workspace_id: str
-    agent_id: str
+    agent_id: str | None
     conversation_id: str | None
     channel: str
     env: str

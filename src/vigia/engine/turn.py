@@ -9,6 +9,7 @@ from typing import Any
 from vigia.agents.schemas import AgentConfig
 from vigia.engine.trace import Trace
 from vigia.kit.turn_status import TurnStatus
+from vigia.llm.metered import UsageLedger
 from vigia.llm.protocol import ChatMessage, Passage, ToolSpec
 
 
@@ -80,6 +81,8 @@ class Turn:
     """The message is stored marked as blocked (a handoff turn whose input a check blocked)."""
     hands_off: bool = False
     """The customer asked for a person: the turn hands the conversation to the team."""
+    ledger: UsageLedger = field(default_factory=UsageLedger)
+    """Model calls besides generation (the grounding judge): added to the run's usage."""
 
     @property
     def message(self) -> str:

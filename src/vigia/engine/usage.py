@@ -52,6 +52,7 @@ def usage_by_day(session: Session, workspace_id: str, since: datetime) -> dict[d
 
 
 def usage_by_agent(session: Session, workspace_id: str, since: datetime) -> list[UsageTotals]:
-    """Totals per agent id since ``since``, the most expensive first."""
-    rows = _totals(session, workspace_id, since, Run.agent_id)
+    """Totals per agent id since ``since``, the most expensive first; runs without an agent
+    (worlds turns) count under their channel's name."""
+    rows = _totals(session, workspace_id, since, func.coalesce(Run.agent_id, Run.channel))
     return sorted(rows, key=lambda row: (-row.cost_usd, -row.tokens, row.key))

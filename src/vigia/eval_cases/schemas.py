@@ -15,6 +15,7 @@ from pydantic import (
     model_validator,
 )
 
+from vigia.kit.fields import Integer
 from vigia.kit.turn_status import TurnStatus
 
 MAX_TEXT = 500
@@ -66,7 +67,7 @@ class CaseAssertions(BaseModel):
     cites_document: str | None = Field(
         default=None, min_length=1, max_length=255, description="A document cited by name or id."
     )
-    max_chars: int | None = Field(default=None, ge=1, le=100_000)
+    max_chars: Integer | None = Field(default=None, ge=1, le=100_000)
 
     @field_validator("contains", "not_contains")
     @classmethod

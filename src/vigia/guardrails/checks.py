@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from vigia.guardrails.config import GuardrailsConfig, Mode
@@ -21,6 +21,7 @@ from vigia.guardrails.judge import judge_available, judge_claims
 from vigia.guardrails.pii import Finding, find_personal_data, redact
 from vigia.guardrails.topics import find_topics
 from vigia.guardrails.verdict import Detail, Severity, Verdict
+from vigia.llm.metered import UsageLedger
 from vigia.llm.settings import ModelSettings
 from vigia.observability import report
 
@@ -166,6 +167,8 @@ class OutputContext:
     message: str = ""
     replies: tuple[str, ...] = ()
     recent: str = ""
+    ledger: UsageLedger | None = field(default=None, compare=False)
+    """The run's ledger: the grounding judge's call is metered into it."""
 
     def index(self) -> SupportIndex:
         """The grounding index: instructions and sources support claims; the contact's
@@ -236,7 +239,9 @@ def check_grounding(
     if guard.grounding_judge == "llm" and judge_available(config.model):
         doubtful = [c for c in claims if c.status in ("unsupported", "uncertain")]
         references = "\n\n".join(t for t in (context.instructions, *context.sources) if t)
-        answers = judge_claims(config.model, [c.sentence for c in doubtful], references)
+        answers = judge_claims(
+            config.model, [c.sentence for c in doubtful], references, context.ledger
+        )
         if answers is not None:
             judged = True
             verdicts_by_sentence = dict(zip([id(c) for c in doubtful], answers, strict=True))

@@ -21,6 +21,7 @@ import numpy as np
 import onnxruntime
 
 from vigia.guardrails.injection_tokens import InjectionTokenizer
+from vigia.kit import model_work
 
 MODEL_ID = "vigia-injection-2.0.0"
 MODEL_DIR = Path(__file__).parent / "data" / MODEL_ID
@@ -57,7 +58,11 @@ class InjectionModel:
     thresholds: dict[str, float]
 
     def attack_probabilities(self, texts: Sequence[str]) -> list[float]:
-        """P(attack) of each text, read as one window (``InjectionTokenizer.window``)."""
+        """P(attack) of each text, read as one window (``InjectionTokenizer.window``), on
+        the app's model workers when there are some (``vigia.kit.model_work``)."""
+        return model_work.run(self._attack_probabilities, texts)
+
+    def _attack_probabilities(self, texts: Sequence[str]) -> list[float]:
         windows = [self.tokenizer.window(t) for t in texts]
         order = sorted(range(len(windows)), key=lambda i: len(windows[i]))
         out = [0.0] * len(windows)

@@ -1,4 +1,5 @@
-"""An LLM judge for grounding, for agents whose model is an OpenAI-compatible upstream.
+"""An LLM judge for grounding, for agents on a generative model (an OpenAI-compatible
+upstream or a local GGUF file).
 
 Opt-in per agent (``guardrails.grounding_judge = "llm"``). The embedded check runs first;
 only the sentences it does not find clearly supported go to the judge, in one call. If the
@@ -11,6 +12,7 @@ import json
 import re
 
 from vigia.errors import VigiaError
+from vigia.llm.metered import UsageLedger, metered
 from vigia.llm.protocol import ModelRequest, TextChunk
 from vigia.llm.registry import model_for
 from vigia.llm.settings import ModelSettings
@@ -26,12 +28,22 @@ JUDGE_INSTRUCTIONS = (
 
 
 def judge_available(choice: ModelSettings) -> bool:
-    """The judge needs an OpenAI-compatible model: the embedded default cannot judge."""
+    """The judge needs a generative model (an OpenAI-compatible upstream, or a local GGUF
+    file): the embedded default cannot judge."""
+    if choice.provider == "local":
+        return bool(choice.path)
     return choice.provider == "openai" and bool(choice.base_url)
 
 
-def judge_claims(choice: ModelSettings, claims: list[str], references: str) -> list[bool] | None:
-    """Whether each claim is supported, by the agent's model; None if it could not say."""
+def judge_claims(
+    choice: ModelSettings,
+    claims: list[str],
+    references: str,
+    ledger: UsageLedger | None = None,
+) -> list[bool] | None:
+    """Whether each claim is supported, by the agent's model; None if it could not say.
+
+    The call is metered into ``ledger`` (the run's: its tokens, cost and budget)."""
     if not claims:
         return []
     numbered = "\n".join(f"{n}. {c}" for n, c in enumerate(claims, start=1))
@@ -44,7 +56,7 @@ def judge_claims(choice: ModelSettings, claims: list[str], references: str) -> l
         ),
     )
     try:
-        model = model_for(choice)
+        model = metered(model_for(choice), ledger, "grounding_judge")
         text = "".join(e.text for e in model.stream(request) if isinstance(e, TextChunk))
     except VigiaError:
         return None

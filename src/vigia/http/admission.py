@@ -30,6 +30,7 @@ from fastapi import Request
 from vigia.config import Settings
 from vigia.errors import Overloaded
 from vigia.http.write_tenant import tenant_of
+from vigia.kit.model_work import ModelWorkers
 from vigia.observability.metrics import BUSY_REFUSALS
 
 MAX_RETRY_AFTER_S = 60
@@ -160,6 +161,14 @@ def _wake(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
+def model_workers_for(settings: Settings) -> ModelWorkers:
+    """The app's model workers (``vigia.kit.model_work``): at most as many calls waiting as
+    there are write slots, each write waiting for one model call at a time."""
+    return ModelWorkers(
+        settings.model_workers, settings.write_concurrency, settings.model_workers_nice
+    )
+
+
 def write_gate_for(settings: Settings) -> WriteGate:
     """An app's gate, sized by ``settings``."""
     return WriteGate(settings.write_concurrency, settings.write_queue, settings.write_wait_s)
@@ -169,10 +178,12 @@ async def write_slot(request: Request) -> AsyncIterator[None]:
     """FastAPI dependency of the write routes: holds a slot of the request's tenant until
     the response is sent (streams included). Declare it first, so that everything the route
     does (authentication lookups included) runs inside the slot and a queued request holds
-    nothing."""
+    nothing. The route's model work runs on the app's ``ModelWorkers``."""
     gate: WriteGate = request.app.state.write_gate
     tenant = tenant_of(request)
     await gate.acquire(tenant)
+    workers: ModelWorkers = request.app.state.model_workers
+    workers.serve_here()  # the route's model work runs on the app's model workers
     started = time.monotonic()
     try:
         yield

@@ -23,7 +23,8 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from vigia.errors import Overloaded, VigiaError
 from vigia.observability import report
@@ -110,23 +111,28 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return validation_response(request.url.path, list(exc.errors()))
 
 
-def _routes(routes: list[BaseRoute]) -> Iterator[Route]:
+def every_route(routes: list[BaseRoute]) -> Iterator[Route]:
     """Every route below ``routes``, through included routers (FastAPI wraps each one)."""
     for route in routes:
         if isinstance(route, Route):
             yield route
         included = getattr(route, "original_router", None)
         if included is not None:
-            yield from _routes(included.routes)
+            yield from every_route(included.routes)
 
 
 def allowed_methods(app: FastAPI, path: str) -> str:
     """The ``Allow`` header of ``path``: the methods of every route that serves it (routing
-    alone names those of the first route it tried)."""
+    alone names those of the first route it tried), static files' ``GET`` included."""
     methods: set[str] = set()
-    for route in _routes(app.router.routes):
+    for route in every_route(app.router.routes):
         if route.methods and route.path_regex.match(path):
             methods |= route.methods
+    static = [
+        r for r in app.router.routes if isinstance(r, Mount) and isinstance(r.app, StaticFiles)
+    ]
+    if any(mount.path_regex.match(path) for mount in static):
+        methods.add("GET")
     if "GET" in methods:
         methods.add("HEAD")
     return ", ".join(sorted(methods))

@@ -5,6 +5,10 @@ by its first bytes (RFC 8259 §8.1, RFC 4627 §3); Python's ``json.loads`` accep
 so every route did too. ``decode`` reads them the way ``json.loads`` does (lone surrogates
 pass through, to be refused by name later) and fails on bytes no encoding can read.
 
+``non_finite`` finds ``NaN``, ``Infinity`` or ``-Infinity`` used as a value: no JSON text
+holds them (RFC 8259 §6), ``json.loads`` accepts them, and a route that took one stored or
+computed with a number no JSON response can carry back.
+
 ``depth`` counts how deep arrays and objects nest, outside strings, in linear time and
 without recursion: a parser that recurses per level (``json.loads``, pydantic, our own
 walkers) fails with ``RecursionError`` on a body of 100 000 ``[``.
@@ -39,6 +43,28 @@ def decode(body: bytes) -> str:
         return body.decode(encoding_of(body), "surrogatepass")
     except UnicodeDecodeError as exc:
         raise UndecodableJson(str(exc)) from None
+
+
+class _NonFinite(Exception):
+    """Raised by the parser at the first non-finite constant; carries its spelling."""
+
+
+def _refuse(constant: str) -> float:
+    raise _NonFinite(constant)
+
+
+def non_finite(text: str) -> str | None:
+    """The first ``NaN``, ``Infinity`` or ``-Infinity`` a JSON text holds as a value (not in
+    a string), or None; None too for malformed JSON, which the route reports."""
+    if "NaN" not in text and "Infinity" not in text:
+        return None  # the common case: no parse
+    try:
+        json.loads(text, parse_constant=_refuse)
+    except _NonFinite as found:
+        return str(found)
+    except ValueError:
+        return None
+    return None
 
 
 def depth(text: str) -> int:

@@ -4,10 +4,11 @@ A JSON body (``application/json`` or ``+json``: what FastAPI parses as JSON) is 
 first, under the body limit, and decoded once, in whichever encoding JSON allows
 (``vigia.http.json_text``). Bytes that are no text in any of them, and nesting deeper than
 ``json_text.MAX_DEPTH``, answer 400; a string or key holding a lone surrogate or NUL
-(``vigia.http.unstorable``), 422 naming the field, both in the surface's shape. The route then
-gets the text it was checked as: a UTF-16 or UTF-32 body goes on re-encoded as UTF-8, so no
-later parser reads the bytes differently. NUL in the path or the query string is a 422 too.
-Form fields are checked once parsed (``vigia.http.form_text``).
+(``vigia.http.unstorable``), 422 naming the field, and ``NaN`` or ``±Infinity`` as a value
+(not JSON, though ``json.loads`` reads them), 422 as malformed JSON, all in the surface's
+shape. The route then gets the text it was checked as: a UTF-16 or UTF-32 body goes on
+re-encoded as UTF-8, so no later parser reads the bytes differently. NUL in the path or the
+query string is a 422 too. Form fields are checked once parsed (``vigia.http.form_text``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,18 @@ def body_error(text: str) -> dict[str, Any] | None:
         return None  # malformed JSON: the route reports it
     found = unstorable_at(decoded)
     return None if found is None else error(("body", *found[0]), found[1])
+
+
+def non_finite_error(text: str) -> dict[str, Any] | None:
+    """The validation error of a JSON text holding ``NaN`` or ``±Infinity``, or None."""
+    constant = json_text.non_finite(text)
+    if constant is None:
+        return None
+    return {
+        "type": "json_invalid",
+        "loc": ("body",),
+        "msg": f"JSON decode error: {constant} is not a JSON number",
+    }
 
 
 def url_error(scope: Scope) -> dict[str, Any] | None:
@@ -110,7 +123,7 @@ class RequestTextMiddleware(HttpMiddleware):
             if json_text.depth(text) > json_text.MAX_DEPTH:
                 await _bad_request(scope, receive, send, TOO_DEEP)
                 return
-            found = body_error(text)
+            found = non_finite_error(text) or body_error(text)
             if found is not None:
                 await validation_response(scope["path"], [found])(scope, receive, send)
                 return

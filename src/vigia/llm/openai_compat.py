@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import httpcore
 
 from vigia.egress import EgressRefused, HostPolicy
 from vigia.errors import UpstreamError
+from vigia.llm import upstream_text
 from vigia.llm.pinned import PinnedBackend
 from vigia.llm.prompt import chat_messages
 from vigia.llm.protocol import (
@@ -128,10 +129,19 @@ UPSTREAM_ERRORS = (
 )
 
 
+class ChatTransport(Protocol):
+    """What ``OpenAIChatModel`` sends its requests through: an ``OpenAIProvider`` over HTTP,
+    or a model file served in this process (``vigia.llm.local``)."""
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]: ...
+
+    def stream_lines(self, path: str, body: dict[str, Any]) -> Iterator[str]: ...
+
+
 class OpenAIChatModel:
     """Chat completions against an OpenAI-compatible provider."""
 
-    def __init__(self, provider: OpenAIProvider, model: str) -> None:
+    def __init__(self, provider: ChatTransport, model: str) -> None:
         self.provider = provider
         self.name = model
 
@@ -172,7 +182,7 @@ class OpenAIChatModel:
                 data = line[5:].strip()
                 if data == "[DONE]":
                     continue
-                chunk = json.loads(data)
+                chunk = upstream_text.loads(data)
                 if chunk.get("usage"):
                     usage = _usage(chunk["usage"])
                 for choice in chunk.get("choices") or []:
@@ -195,7 +205,9 @@ class OpenAIChatModel:
     def _whole(self, request: ModelRequest) -> Iterator[ModelEvent]:
         """One non-streamed call: cheaper when nobody reads the answer incrementally."""
         try:
-            data = self.provider.post("/chat/completions", self._body(request, False))
+            data = upstream_text.mended(
+                self.provider.post("/chat/completions", self._body(request, False))
+            )
         except UPSTREAM_ERRORS as error:
             raise _translate(error) from error
         choice = (data.get("choices") or [{}])[0]

@@ -1,5 +1,7 @@
 """Resolves model settings into a ``Model``; tests may override it in-process.
 
+A ``local`` model is a registered GGUF file served in this process (``local_models``).
+
 An upstream is called only with the access resolved for it (``ModelSettings.with_access``):
 without one, or with a refused one, the model refuses every call and nothing is sent.
 """
@@ -13,6 +15,7 @@ from contextlib import contextmanager
 from vigia.config import get_settings
 from vigia.errors import Invalid
 from vigia.llm.embedded import EmbeddedModel
+from vigia.llm.local_models import local_model_for
 from vigia.llm.openai_compat import OpenAIChatModel, provider_for
 from vigia.llm.protocol import Model
 from vigia.llm.refused import RefusedModel
@@ -31,6 +34,8 @@ def model_for(settings: ModelSettings) -> Model:
             return override
     if settings.provider == "embedded":
         return _EMBEDDED
+    if settings.provider == "local":
+        return local_model_for(settings)
     if not settings.base_url:
         raise Invalid("an OpenAI-compatible model needs a base_url")
     access = settings.access

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Literal
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr, model_validator
 
 from vigia.kit.fields import Integer, Number
 from vigia.llm.access import UpstreamAccess
@@ -13,12 +14,19 @@ SECRET_NAME = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
 
 
 class ModelSettings(BaseModel):
-    """The embedded default, or an OpenAI-compatible upstream by base URL and key: a secret
-    of the agent's workspace, or an environment variable the operator allows."""
+    """The embedded default, an OpenAI-compatible upstream by base URL and key (a secret
+    of the agent's workspace, or an environment variable the operator allows), or a local
+    GGUF file by path."""
 
-    provider: Literal["embedded", "openai"] = "embedded"
+    provider: Literal["embedded", "openai", "local"] = "embedded"
     name: str = Field(default="embedded", max_length=128)
     base_url: str | None = Field(default=None, max_length=500)
+    path: str | None = Field(
+        default=None,
+        max_length=1000,
+        description="A GGUF file the operator registered (`vigia model add`), served in "
+        "process by the `local` provider (docs/local-models.md).",
+    )
     api_key_env: str | None = Field(
         default=None,
         max_length=128,
@@ -44,3 +52,13 @@ class ModelSettings(BaseModel):
         copy = self.model_copy()
         copy._access = access
         return copy
+
+    @model_validator(mode="after")
+    def _path_for_local(self) -> ModelSettings:
+        if self.provider == "local" and not self.path:
+            raise ValueError("a local model needs the path of a GGUF file")
+        if self.path and self.provider != "local":
+            raise ValueError("path is for provider 'local' only")
+        if self.provider == "local" and self.name == "embedded":
+            self.name = PurePath(self.path or "").name[:128]  # runs and prices name the file
+        return self

@@ -26,6 +26,7 @@ from vigia.openai_api.schemas import (
     ChatMessageIn,
     ModelList,
     ModelOut,
+    slug_of,
 )
 from vigia.workspaces.auth import KeyContext, require_scope
 
@@ -68,7 +69,7 @@ def models(key: ChatKey) -> ModelList:
 @router.get("/models/{model}")
 def retrieve_model(model: str, key: ChatKey) -> ModelOut:
     """One agent this key can talk to (the SDKs' ``models.retrieve``); any other is a 404."""
-    slug = model.split("@", 1)[0].strip()
+    slug = slug_of(model)
     with session_scope() as session:
         try:
             agent: Agent | None = get_agent(session, key.workspace_id, slug)

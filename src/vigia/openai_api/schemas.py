@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from vigia.engine import TokenUsage
+from vigia.kit.fields import Flag
 from vigia.knowledge.schemas import CitationOut
 
 MAX_CONTENT_CHARS = 200_000
@@ -72,7 +73,7 @@ class FunctionDefinition(BaseModel):
     name: str = Field(pattern=TOOL_NAME)
     description: str = Field(default="", max_length=4000)
     parameters: dict[str, Any] | None = None
-    strict: bool | None = None
+    strict: Flag | None = None
 
     _parameters = field_validator("parameters")(_small_json)
 
@@ -101,7 +102,7 @@ class JsonSchemaFormat(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     description: str | None = Field(default=None, max_length=4000)
     schema_: dict[str, Any] | None = Field(default=None, alias="schema")
-    strict: bool | None = None
+    strict: Flag | None = None
 
     _schema = field_validator("schema_")(_small_json)
 
@@ -118,7 +119,7 @@ class ResponseFormat(BaseModel):
 class StreamOptions(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    include_usage: bool = False
+    include_usage: Flag = False
 
 
 class ChatCompletionRequest(BaseModel):
@@ -128,13 +129,13 @@ class ChatCompletionRequest(BaseModel):
 
     model: str = Field(min_length=1, max_length=128)
     messages: list[ChatMessageIn] = Field(min_length=1, max_length=500)
-    stream: bool = False
+    stream: Flag = False
     stream_options: StreamOptions | None = None
     conversation_id: str | None = Field(default=None, min_length=1, max_length=64)
     user: Any = None
     tools: list[ToolDefinition] | None = Field(default=None, max_length=128)
     tool_choice: Literal["none", "auto", "required"] | NamedToolChoice | None = None
-    parallel_tool_calls: bool | None = None
+    parallel_tool_calls: Flag | None = None
     response_format: ResponseFormat | None = None
 
     @field_validator("messages")
@@ -153,8 +154,14 @@ class ChatCompletionRequest(BaseModel):
 
     @property
     def slug(self) -> str:
-        """The agent slug; a ``@draft`` suffix changes nothing (the key sets the env)."""
-        return self.model.split("@", 1)[0].strip()
+        """The agent slug, matched exactly (``" asistente"`` names no agent); a ``@draft``
+        suffix changes nothing (the key sets the env)."""
+        return slug_of(self.model)
+
+
+def slug_of(model: str) -> str:
+    """The agent slug an OpenAI ``model`` names: all before any ``@`` suffix, as written."""
+    return model.split("@", 1)[0]
 
 
 def check_turn(messages: list[ChatMessageIn]) -> None:

@@ -18,6 +18,7 @@ from vigia.config import get_settings
 from vigia.egress import HostPolicy
 from vigia.errors import Invalid
 from vigia.llm.access import UpstreamAccess, env_key_refusal
+from vigia.llm.local_catalog import require_registered
 from vigia.llm.settings import ModelSettings
 from vigia.workspaces.limits import tool_hosts
 from vigia.workspaces.secrets import secret_names, secret_value
@@ -55,7 +56,11 @@ def _key_refusal(session: Session, workspace_id: str, model: ModelSettings) -> s
 
 
 def check_model(session: Session, workspace_id: str, model: ModelSettings) -> None:
-    """Raises ``Invalid`` when the workspace may not use ``model`` (when it is saved)."""
+    """Raises ``Invalid`` when the workspace may not use ``model`` (when it is saved): a local
+    model must name a GGUF file the operator registered."""
+    if model.provider == "local":
+        require_registered(model.path or "")
+        return
     if model.provider != "openai":
         return
     if not model.base_url:

@@ -19,8 +19,11 @@ MAX_SCOPE_PATH_LENGTH = 512
 MAX_NAME_BYTES = 255  # what a file system allows for one file or folder name (NAME_MAX)
 
 
-def add_world(session: Session, world_id: str, path: str | Path) -> World:
-    """Registers ``path`` (an existing folder) as world ``world_id``."""
+def add_world(
+    session: Session, world_id: str, path: str | Path, workspace_id: str | None = None
+) -> World:
+    """Registers ``path`` (an existing folder) as world ``world_id`` of ``workspace_id``
+    (None: unassigned, reached by nobody until ``vigia world assign``)."""
     if not WORLD_ID.match(world_id):
         raise Invalid(f"world id {world_id!r} must match {WORLD_ID.pattern}")
     folder = Path(path).expanduser()
@@ -28,7 +31,7 @@ def add_world(session: Session, world_id: str, path: str | Path) -> World:
         raise Invalid(f"{str(path)!r} is not a folder")
     if session.get(World, world_id) is not None:
         raise Conflict(f"world {world_id!r} already exists")
-    world = World(id=world_id, path=str(folder.resolve()))
+    world = World(id=world_id, path=str(folder.resolve()), workspace_id=workspace_id)
     session.add(world)
     session.flush()
     return world
@@ -46,21 +49,22 @@ def list_worlds(session: Session) -> list[World]:
     return list(session.scalars(select(World).order_by(World.id)))
 
 
-def normalise_scope_path(raw: str) -> str:
+def normalise_scope_path(raw: str, what: str = "scope path", within: str = "the world") -> str:
     """A relative POSIX path without ``.``/``..``, whose parts a file system can name; 422 for
-    anything malformed."""
+    anything malformed. ``what`` and ``within`` name the path in the error (a scope path of the
+    world, a file name of one's personal folder)."""
     if not isinstance(raw, str) or not raw.strip():
-        raise Invalid("scope path must be a non-empty string")
+        raise Invalid(f"{what} must be a non-empty string")
     if len(raw) > MAX_SCOPE_PATH_LENGTH:
-        raise Invalid(f"scope path longer than {MAX_SCOPE_PATH_LENGTH} characters")
+        raise Invalid(f"{what} longer than {MAX_SCOPE_PATH_LENGTH} characters")
     value = raw.strip().replace("\\", "/")
     if "\x00" in value or value.startswith("/") or re.match(r"^[A-Za-z]:", value):
-        raise Invalid(f"scope path {raw!r} must be relative to the world")
+        raise Invalid(f"{what} {raw!r} must be relative to {within}")
     parts = [p for p in value.split("/") if p not in ("", ".")]
     if any(p == ".." for p in parts):
-        raise Invalid(f"scope path {raw!r} must not contain '..'")
+        raise Invalid(f"{what} {raw!r} must not contain '..'")
     if not parts:
-        raise Invalid(f"scope path {raw!r} names no folder")
+        raise Invalid(f"{what} {raw!r} names no folder")
     if any(len(p.encode("utf-8")) > MAX_NAME_BYTES for p in parts):
         raise Invalid(f"each part of a path is limited to {MAX_NAME_BYTES} bytes")
     return posixpath.join(*parts)

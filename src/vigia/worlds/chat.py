@@ -14,16 +14,19 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from vigia.db.session import write_scope
-from vigia.errors import Conflict, NotFound
+from vigia.errors import Conflict
 from vigia.users.models import User
 from vigia.worlds import conversations, personal
+from vigia.worlds.access import member_world
 from vigia.worlds.catalog import resolve_scope
 from vigia.worlds.followup import context_names
 from vigia.worlds.lenses.common import Answer, LensInput, resolve
 from vigia.worlds.lenses.impact import run_impact
+from vigia.worlds.lenses.overview import overview
 from vigia.worlds.lenses.qa import run_qa
 from vigia.worlds.lenses.router import Route, choose_lens
 from vigia.worlds.lenses.troubleshoot import run_troubleshoot
+from vigia.worlds.lenses.wording import question_language
 from vigia.worlds.models import World, WorldConversation
 from vigia.worlds.names import query_terms
 from vigia.worlds.prose import rewrite
@@ -41,6 +44,7 @@ from vigia.worlds.schemas import (
     SourceOut,
     TurnEvent,
 )
+from vigia.worlds.turn_log import TurnLog
 
 LENSES: dict[str, Callable[[LensInput], Answer]] = {
     "qa": run_qa,
@@ -53,27 +57,32 @@ LENSES: dict[str, Callable[[LensInput], Answer]] = {
 class Prepared:
     """What a turn may use, checked before anything is streamed."""
 
-    world: World | None
+    world: World
     scope_paths: list[str]
     conversation: WorldConversation | None
 
+    @property
+    def workspace_id(self) -> str:
+        """The workspace that owns the world (the turn's run and budget are its)."""
+        assert self.world.workspace_id is not None  # member_world reached it through one
+        return self.world.workspace_id
 
-def knowledge_world(session: Session, version: str) -> World:
-    """A world that can answer with retrieval: registered (404) and indexed (409)."""
-    world = session.get(World, version)
-    if world is None:
-        raise NotFound(f"world {version!r} not found")
+
+def knowledge_world(session: Session, user: User, version: str) -> World:
+    """A world that can answer with retrieval: registered and ``user``'s (404), indexed (409)."""
+    world = member_world(session, user, version)
     if world.indexed_at is None:
         raise Conflict(f"world {version!r} is not indexed yet: run `vigia world index {version}`")
     return world
 
 
 def prepare(session: Session, user: User, request: ChatRequest) -> Prepared:
-    """Validates world, scope and conversation (404, 409, 422, 403) before the turn runs."""
+    """Validates world, scope and conversation (404, 409, 422, 403) before the turn runs: the
+    world must be one of the user's workspaces', whether knowledge is on or off."""
     world = (
-        knowledge_world(session, request.version)
+        knowledge_world(session, user, request.version)
         if request.knowledge
-        else session.get(World, request.version)
+        else member_world(session, user, request.version)
     )
     scope = resolve_scope(session, world, request.scope_paths)
     conversation = None
@@ -113,8 +122,13 @@ def _without_knowledge(
     message: str,
     version: str,
 ) -> Answer:
-    """Answers from the conversation only (no retrieval), saying so."""
-    answer = Answer(route.lens, steps=["session context"])
+    """Answers from the conversation only (no retrieval), saying so; a first turn, from the
+    world's catalogue (what it is, what it holds)."""
+    world = session.get(World, version) if conversation is None else None
+    if world is not None:
+        answer = overview(session, world, message, route.lens)
+    else:
+        answer = Answer(route.lens, lang=question_language(message), steps=["session context"])
     terms = query_terms(message)
     if conversation is not None and terms:
         for earlier in reversed(conversations.messages(session, conversation)):
@@ -126,11 +140,14 @@ def _without_knowledge(
                 if any(t in s.upper() for t in terms)
             ]
             if sentences:
-                answer.say("From earlier in this conversation: " + " ".join(sentences[:3]))
+                answer.tell(
+                    "From earlier in this conversation: {text}", text=" ".join(sentences[:3])
+                )
                 break
-    answer.say(
-        f"Knowledge is off for this message, so world {version!r} was not searched; "
-        "send knowledge: true for an answer grounded in its files."
+    answer.tell(
+        "Knowledge is off for this message, so world {world} was not searched; send knowledge: "
+        "true for an answer grounded in its files.",
+        world=repr(version),
     )
     return answer
 
@@ -140,22 +157,28 @@ def _deltas(text: str) -> Iterator[str]:
 
 
 def turn_events(
-    session: Session, user: User, request: ChatRequest, prepared: Prepared
+    session: Session, user: User, request: ChatRequest, prepared: Prepared, log: TurnLog
 ) -> Iterator[TurnEvent]:
     """Runs one turn, yielding ``node``, ``answer_delta`` and a final ``answer`` event.
 
     ``session`` serves the reads; the conversation and its two messages are written at the
-    end in one write transaction of their own.
+    end in one write transaction of their own. ``log`` (from the engine's gate, which has
+    admitted the turn) gets each step timed and every model call metered.
     """
     lens_input: LensInput | None = None
     named: list[str] | None = None
-    if request.knowledge and prepared.world is not None:
-        context = context_names(session, request.version, prepared.conversation, request.message)
-        lens_input = LensInput(
-            session, request.version, request.message, prepared.scope_paths, context
-        )
-        named = [*resolve(lens_input).names, *context, *lens_input.named_files]
-    route = choose_lens(request.message, named)
+    with log.step("route") as step:
+        if request.knowledge:
+            context = context_names(
+                session, request.version, prepared.conversation, request.message
+            )
+            lens_input = LensInput(
+                session, request.version, request.message, prepared.scope_paths, context
+            )
+            named = [*resolve(lens_input).names, *context, *lens_input.named_files]
+        route = choose_lens(request.message, named)
+        log.lens = route.lens
+        step.detail = {"lens": route.lens, "kind": route.kind}
     yield node("route", "think", "Choose a lens", route.reason, "active")
     yield node("route", "think", "Choose a lens", f"lens: {route.lens} ({route.kind})", "done")
 
@@ -164,7 +187,9 @@ def turn_events(
         label = f"{route.lens} lens over {request.version}"
         about = f"; about {', '.join(lens_input.context)}" if lens_input.context else ""
         yield node("lens", "tool", label, f"graph and hybrid search in {where}{about}", "active")
-        answer = LENSES[route.lens](lens_input)
+        with log.step("lens") as step:
+            answer = LENSES[route.lens](lens_input)
+            step.detail = {"lens": route.lens, "sources": len(answer.sources)}
         yield node("lens", "tool", label, f"{len(answer.sources)} sources cited", "done")
     else:
         answer = _without_knowledge(
@@ -174,13 +199,18 @@ def turn_events(
     personal_hits: list[PersonalHit] = []
     if request.personal:
         yield node("personal", "tool", "Search my files", "grep of your personal files", "active")
-        personal_hits = personal.grep(session, user, query_terms(request.message))
+        with log.step("personal") as step:
+            personal_hits = personal.grep(session, user, query_terms(request.message))
+            step.detail = {"hits": len(personal_hits)}
         yield node(
             "personal", "tool", "Search my files", f"{len(personal_hits)} matching lines", "done"
         )
 
     yield node("compose", "think", "Write the answer", "facts with file:line citations", "active")
-    headline = rewrite(request.message, answer) or answer.headline
+    with log.step("compose") as step:
+        prose = rewrite(request.message, answer, log.ledger)
+        headline = prose or answer.headline
+        step.detail = {"prose": prose is not None, "chars": len(headline)}
     for piece in _deltas(headline):
         yield AnswerDeltaEvent(text=piece)
     yield node("compose", "think", "Write the answer", f"{len(headline)} characters", "done")
@@ -208,16 +238,27 @@ def turn_events(
     yield AnswerEvent(conversation_id=conversation.id, message=envelope)
 
 
+def lens_scope(session: Session, user: User, version: str, scope_paths: list[str]) -> Prepared:
+    """What ``/qa/run`` and ``/troubleshoot/run`` may use (404, 409, 422), checked first."""
+    world = knowledge_world(session, user, version)
+    return Prepared(world, resolve_scope(session, world, scope_paths), None)
+
+
 def run_lens(
-    session: Session, lens: str, text: str, version: str, scope_paths: list[str]
+    session: Session, lens: str, text: str, prepared: Prepared, log: TurnLog
 ) -> LensResponse:
     """``/qa/run`` and ``/troubleshoot/run``: one lens, no conversation."""
-    world = knowledge_world(session, version)
-    scope = resolve_scope(session, world, scope_paths)
-    answer = LENSES[lens](LensInput(session, version, text, scope))
+    version, scope = prepared.world.id, prepared.scope_paths
+    log.lens = lens
+    with log.step("lens") as step:
+        answer = LENSES[lens](LensInput(session, version, text, scope))
+        step.detail = {"lens": lens, "sources": len(answer.sources)}
     route = Route(lens, f"{lens}: requested directly through /{lens}/run", lens)
+    with log.step("compose") as step:
+        prose = rewrite(text, answer, log.ledger)
+        step.detail = {"prose": prose is not None}
     return LensResponse(
-        headline=rewrite(text, answer) or answer.headline,
+        headline=prose or answer.headline,
         lens=lens,
         route=route_out(route, answer),
         scope=scope_out(version, scope),

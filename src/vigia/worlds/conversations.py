@@ -15,7 +15,8 @@ from vigia.db.base import utcnow
 from vigia.errors import Forbidden, Invalid, NotFound
 from vigia.users.models import User
 from vigia.users.service import find_user, get_user
-from vigia.worlds.models import WorldConversation, WorldMessage
+from vigia.worlds.access import has_role, reachable_world_ids
+from vigia.worlds.models import World, WorldConversation, WorldMessage
 
 MAX_TITLE = 120
 READ_ONLY = "a received share is read-only"
@@ -35,9 +36,13 @@ def create(session: Session, user: User, world_id: str, title: str) -> WorldConv
 
 
 def visible(session: Session, user: User, cid: int) -> WorldConversation:
-    """The user's conversation or share wrapper ``cid``; 404 for anyone else's."""
+    """The user's conversation or share wrapper ``cid``; 404 for anyone else's, and for one
+    over a world the user no longer reaches (no role in its workspace)."""
     conversation = session.get(WorldConversation, cid)
     if conversation is None or conversation.owner_id != user.id:
+        raise NotFound(f"conversation {cid} not found")
+    world = session.get(World, conversation.world_id)
+    if world is None or not has_role(session, user.id, world):
         raise NotFound(f"conversation {cid} not found")
     return conversation
 
@@ -69,10 +74,16 @@ def sharer(session: Session, conversation: WorldConversation) -> str | None:
 
 
 def list_for(session: Session, user: User) -> list[WorldConversation]:
-    """Own conversations and received shares, pinned first, most recent first."""
-    rows = list(
-        session.scalars(select(WorldConversation).where(WorldConversation.owner_id == user.id))
-    )
+    """Own conversations and received shares over the worlds the user reaches, pinned
+    first, most recent first."""
+    worlds = reachable_world_ids(session, user)
+    rows = [
+        c
+        for c in session.scalars(
+            select(WorldConversation).where(WorldConversation.owner_id == user.id)
+        )
+        if c.world_id in worlds
+    ]
     rows.sort(key=lambda c: (not c.pinned, -source_of(session, c).updated_at.timestamp()))
     return rows
 
@@ -136,7 +147,9 @@ def delete(session: Session, user: User, cid: int) -> int:
 
 
 def share(session: Session, user: User, cid: int, username: str) -> WorldConversation:
-    """Shares an own conversation with ``username``; returns the recipient's wrapper."""
+    """Shares an own conversation with ``username``; returns the recipient's wrapper.
+
+    Shares stay inside the world's workspace: a recipient without a role there is refused."""
     conversation = visible(session, user, cid)
     if conversation.origin == "received_share":
         raise Forbidden(f"{READ_ONLY}: it cannot be shared again")
@@ -145,6 +158,12 @@ def share(session: Session, user: User, cid: int, username: str) -> WorldConvers
         raise NotFound(f"user {username!r} not found")
     if recipient.id == user.id:
         raise Invalid("you cannot share a conversation with yourself")
+    world = session.get(World, conversation.world_id)
+    if world is None or not has_role(session, recipient.id, world):
+        raise Forbidden(
+            f"user {username!r} has no role in the workspace of world {conversation.world_id!r}:"
+            " conversations are shared only inside it"
+        )
     existing = session.scalar(
         select(WorldConversation).where(
             WorldConversation.owner_id == recipient.id, WorldConversation.source_id == cid

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import StreamingResponse
 from pydantic import ValidationError
@@ -24,7 +24,7 @@ from vigia.users.models import User
 from vigia.users.schemas import DoneOut
 from vigia.worlds import conversations, personal
 from vigia.worlds.catalog import MAX_SCOPE_PATHS
-from vigia.worlds.chat import prepare, run_lens, turn_events
+from vigia.worlds.chat import Prepared, lens_scope, prepare, run_lens, turn_events
 from vigia.worlds.models import WorldConversation
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
@@ -45,6 +45,7 @@ from vigia.worlds.schemas import (
     PinOut,
     PinRequest,
     QARequest,
+    QueryFlag,
     RenameOut,
     RenameRequest,
     ScopePath,
@@ -52,8 +53,10 @@ from vigia.worlds.schemas import (
     ShareRequest,
     StreamEvent,
     TroubleshootRequest,
+    TurnEvent,
     UploadedFileOut,
 )
+from vigia.worlds.turn_log import RUN_HEADER, TurnGate, TurnLog
 
 # Every route answers the cookie: none may be made by another site.
 router = APIRouter(tags=["worlds"], dependencies=[Depends(require_same_origin)])
@@ -69,19 +72,47 @@ def current_user(request: Request) -> User:
 CurrentUser = Annotated[User, Depends(current_user)]
 
 
-def _drain(user: User, body: ChatRequest) -> ChatEnvelope:
+def turn_gate(request: Request) -> TurnGate:
+    """The engine's gate for worlds turns (budget, input guardrails, the run), set by the app."""
+    gate: TurnGate = request.app.state.worlds_gate
+    return gate
+
+
+Gate = Annotated[TurnGate, Depends(turn_gate)]
+
+
+def _admitted(gate: TurnGate, prepared: Prepared, message: str) -> TurnLog:
+    return gate.admit(prepared.workspace_id, prepared.world.id, message)
+
+
+def _settled(gate: TurnGate, log: TurnLog, events: Iterator[TurnEvent]) -> Iterator[TurnEvent]:
+    """The turn's events; its run is stored before the final answer goes out (or when the
+    turn fails: then as an error)."""
+    try:
+        for event in events:
+            if isinstance(event, AnswerEvent):
+                gate.settle(log, event.conversation_id)
+            yield event
+    except VigiaError as exc:
+        gate.settle(log, None, exc.detail)
+        raise
+
+
+def _drain(gate: TurnGate, user: User, body: ChatRequest, response: Response) -> ChatEnvelope:
     with session_scope() as session:
-        answers = [
-            event
-            for event in turn_events(session, user, body, prepare(session, user, body))
-            if isinstance(event, AnswerEvent)
-        ]
+        prepared = prepare(session, user, body)
+        log = _admitted(gate, prepared, body.message)
+        response.headers[RUN_HEADER] = log.run_id
+        turn = turn_events(session, user, body, prepared, log)
+        answers = [e for e in _settled(gate, log, turn) if isinstance(e, AnswerEvent)]
     return answers[-1].message
 
 
 @router.post("/chat", response_model=ChatEnvelope, response_model_exclude_none=True)
-def chat(body: ChatRequest, slot: WriteSlot, user: CurrentUser) -> ChatEnvelope:
-    return _drain(user, body)
+def chat(
+    body: ChatRequest, slot: WriteSlot, user: CurrentUser, gate: Gate, response: Response
+) -> ChatEnvelope:
+    return _drain(gate, user, body, response)
 
 
 @router.get(
@@ -92,12 +123,13 @@ def chat(body: ChatRequest, slot: WriteSlot, user: CurrentUser) -> ChatEnvelope:
 def chat_stream(
     slot: WriteSlot,
     user: CurrentUser,
+    gate: Gate,
     message: Annotated[str, Query(min_length=1, max_length=MAX_MESSAGE)],
     version: Annotated[str, Query(pattern=VERSION_PATTERN)] = "v1",
     conversation_id: RowId | None = None,
-    knowledge: bool = False,
+    knowledge: QueryFlag = False,
     scope_paths: Annotated[list[ScopePath] | None, Query(max_length=MAX_SCOPE_PATHS)] = None,
-    personal: bool = False,
+    personal: QueryFlag = False,
 ) -> StreamingResponse:
     try:
         body = ChatRequest(
@@ -112,7 +144,8 @@ def chat_stream(
         errors = exc.errors(include_url=False, include_context=False)
         raise RequestValidationError([{**e, "loc": ("query", *e["loc"])} for e in errors]) from None
     with session_scope() as session:
-        prepare(session, user, body)  # 401/403/404/409/422 before the stream starts
+        prepared = prepare(session, user, body)  # 401/403/404/409/422 before the stream starts
+        log = _admitted(gate, prepared, body.message)  # 422 blocked, 429 paused: before it too
     user_id = user.id
 
     def events() -> Iterator[str]:
@@ -121,7 +154,8 @@ def chat_stream(
                 owner = users.get_user(own, user_id)
                 if owner is None:
                     raise Unauthorized("not logged in")
-                for event in turn_events(own, owner, body, prepare(own, owner, body)):
+                turn = turn_events(own, owner, body, prepare(own, owner, body), log)
+                for event in _settled(gate, log, turn):
                     yield sse_line(event.model_dump(mode="json", exclude_none=True))
         except VigiaError as exc:
             yield sse_line(ErrorEvent(detail=exc.detail).model_dump(mode="json"))
@@ -129,7 +163,7 @@ def chat_stream(
     return StreamingResponse(
         events(),
         media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", RUN_HEADER: log.run_id},
     )
 
 
@@ -199,14 +233,34 @@ def unshare_conversation(cid: RowId, username: str, user: CurrentUser, session: 
     return OkOut(id=cid)
 
 
+def _lens_run(
+    gate: TurnGate, session: Session, lens: str, text: str, prepared: Prepared, reply: Response
+) -> LensResponse:
+    log = _admitted(gate, prepared, text)
+    reply.headers[RUN_HEADER] = log.run_id
+    try:
+        response = run_lens(session, lens, text, prepared, log)
+    except VigiaError as exc:
+        gate.settle(log, None, exc.detail)
+        raise
+    gate.settle(log, None)
+    return response
+
+
 @router.post("/qa/run", response_model=LensResponse)
-def qa_run(body: QARequest, user: CurrentUser, session: Db) -> LensResponse:
-    return run_lens(session, "qa", body.question, body.version, body.scope_paths)
+def qa_run(
+    body: QARequest, user: CurrentUser, session: Db, gate: Gate, reply: Response
+) -> LensResponse:
+    prepared = lens_scope(session, user, body.version, body.scope_paths)
+    return _lens_run(gate, session, "qa", body.question, prepared, reply)
 
 
 @router.post("/troubleshoot/run", response_model=LensResponse)
-def troubleshoot_run(body: TroubleshootRequest, user: CurrentUser, session: Db) -> LensResponse:
-    return run_lens(session, "troubleshoot", body.symptom, body.version, body.scope_paths)
+def troubleshoot_run(
+    body: TroubleshootRequest, user: CurrentUser, session: Db, gate: Gate, reply: Response
+) -> LensResponse:
+    prepared = lens_scope(session, user, body.version, body.scope_paths)
+    return _lens_run(gate, session, "troubleshoot", body.symptom, prepared, reply)
 
 
 @router.post("/personal/files", status_code=201)

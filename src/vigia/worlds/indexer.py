@@ -28,6 +28,7 @@ from vigia.worlds.bms import extract_bms
 from vigia.worlds.chunks import Passage, name_words, passages
 from vigia.worlds.classify import COBOL_EXTENSIONS, COPYBOOK_EXTENSIONS, classify, is_probably_text
 from vigia.worlds.cobol.extract import extract_cobol
+from vigia.worlds.cobol.header import copybook_purpose
 from vigia.worlds.cobol.preprocess import preprocess
 from vigia.worlds.definitions import csd_definitions, ddl_tables
 from vigia.worlds.facts import fact_words
@@ -113,7 +114,8 @@ def _extract(kind: str, rel: str, text: str, copybooks: _Copybooks) -> Extractio
     if kind == "copybook":
         name = Path(rel).stem.upper()
         lines = text.count("\n") + 1
-        out.entities.append(Entity("copybook", name, f"COPY:{name}", rel, 1, lines))
+        about = copybook_purpose(text)
+        out.entities.append(Entity("copybook", name, f"COPY:{name}", rel, 1, lines, detail=about))
     elif "DEFINE" in text.upper() or "CREATE" in text.upper():
         numbered = list(enumerate(text.splitlines(), start=1))
         csd_definitions(numbered, rel, out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from vigia.worlds.comments import purpose
 from vigia.worlds.definitions import csd_definitions, ddl_tables, member_references
 from vigia.worlds.graph_types import Edge, Entity, Extraction
 
@@ -91,6 +92,27 @@ def _keywords(params: str) -> dict[str, str]:
     return out
 
 
+def _job_purpose(lines: list[str], first: int, end: int) -> str | None:
+    """What a job says it does: the ``//*`` comments right above its JOB card and right
+    after it (copyright lines dropped); else the card's programmer-name field."""
+    above: list[str] = []
+    i = first - 2
+    while i >= 0 and lines[i].startswith("//*"):
+        above.insert(0, lines[i][3:72])
+        i -= 1
+    below: list[str] = []
+    for raw in lines[end:]:
+        if not raw.startswith("//*"):
+            break
+        below.append(raw[3:72])
+    return purpose([*above, "", *below])
+
+
+def _programmer_name(params: str) -> str | None:
+    quoted = re.search(r"'([^']+)'", params)
+    return quoted.group(1).strip() if quoted else None
+
+
 def _disp_kind(disp: str) -> str:
     status = disp.strip("()").split(",")[0].upper() or "NEW"
     return "reads" if status == "SHR" else "writes"
@@ -108,8 +130,17 @@ def extract_jcl(text: str, path: str) -> Extraction:
             job = st.name or path.rsplit("/", 1)[-1].split(".", 1)[0].upper()
             kind = "job" if st.verb == "JOB" else "proc"
             prefix = "JOB" if kind == "job" else "PROC"
+            about = _job_purpose(text.splitlines(), st.line, st.end)
             out.entities.append(
-                Entity(kind, job, f"{prefix}:{job}", path, st.line, last_line, detail=st.params)
+                Entity(
+                    kind,
+                    job,
+                    f"{prefix}:{job}",
+                    path,
+                    st.line,
+                    last_line,
+                    detail=about or _programmer_name(st.params) or st.params,
+                )
             )
             continue
         if st.verb == "EXEC":

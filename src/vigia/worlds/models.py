@@ -15,12 +15,20 @@ from vigia.db.base import Base, created_column, utcnow
 
 
 class World(Base):
-    """A registered folder of documents (usually a legacy code base)."""
+    """A registered folder of documents (usually a legacy code base), owned by a workspace.
+
+    Only users with a role in ``workspace_id`` reach it; a world without one (registered
+    unassigned, or its workspace deleted) is reached by nobody (docs/worlds.md).
+    """
 
     __tablename__ = "worlds"
+    __table_args__ = (Index("ix_worlds_workspace", "workspace_id"),)
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     path: Mapped[str] = mapped_column(Text)
+    workspace_id: Mapped[str | None] = mapped_column(
+        ForeignKey("workspaces.id", ondelete="SET NULL"), default=None
+    )
     files: Mapped[int] = mapped_column(default=0)
     lines: Mapped[int] = mapped_column(default=0)
     indexed_at: Mapped[datetime | None] = mapped_column(default=None)

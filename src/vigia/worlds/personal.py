@@ -25,6 +25,7 @@ MAX_FILE_BYTES = 1024 * 1024
 MAX_FILES = 200
 MAX_HITS = 8
 MAX_PATH_CHARS = 255
+FILE_NAME = {"what": "file name", "within": "your personal folder"}
 
 
 def user_root(user: User) -> Path:
@@ -49,6 +50,8 @@ def upload(session: Session, user: User, name: str, data: bytes) -> PersonalFile
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UnsupportedMedia("personal files must be UTF-8 text") from exc
+    if b"\x00" in data:
+        raise UnsupportedMedia("personal files must be text: this file holds NUL bytes")
     record = session.scalar(
         select(PersonalFile).where(
             PersonalFile.user_id == user.id, PersonalFile.rel_path == rel_path
@@ -70,11 +73,11 @@ def upload(session: Session, user: User, name: str, data: bytes) -> PersonalFile
 
 def _checked_name(name: str) -> str:
     """The normalised relative path of an upload, or 422 for a name no folder can hold."""
-    rel_path = normalise_scope_path(name)
+    if has_control_characters(name):
+        raise Invalid("file name must not contain control characters (newline, tab…)")
+    rel_path = normalise_scope_path(name, **FILE_NAME)
     if len(rel_path) > MAX_PATH_CHARS:
         raise Invalid(f"file name longer than {MAX_PATH_CHARS} characters")
-    if has_control_characters(rel_path):
-        raise Invalid("file name must not contain control characters (newline, tab…)")
     return rel_path
 
 
@@ -115,7 +118,7 @@ def list_files(session: Session, user: User) -> list[PersonalFile]:
 
 
 def remove(session: Session, user: User, name: str) -> None:
-    rel_path = normalise_scope_path(name)
+    rel_path = normalise_scope_path(name, **FILE_NAME)
     record = session.scalar(
         select(PersonalFile).where(
             PersonalFile.user_id == user.id, PersonalFile.rel_path == rel_path

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from vigia.errors import VigiaError
-from vigia.llm.protocol import ModelRequest, Passage
+from vigia.llm.metered import UsageLedger, metered
+from vigia.llm.protocol import ModelRequest, Passage, TextChunk
 from vigia.worlds.lenses.common import Answer
 
 log = logging.getLogger(__name__)
 INSTRUCTIONS = (
     "You explain a legacy code base to an analyst. Rewrite the facts below as a short, clear "
-    "answer to the question. Use only these facts, keep every file:line citation exactly as "
-    "written, and add nothing that the facts do not say."
+    "answer to the question, in the question's language. Use only these facts, keep every "
+    "file:line citation, code name and quoted line exactly as written, and add nothing that "
+    "the facts do not say."
 )
 
 
@@ -34,8 +35,10 @@ class ProseSettings(BaseSettings):
     api_key_env: str | None = None
 
 
-def rewrite(question: str, answer: Answer) -> str | None:
-    """Upstream prose for ``answer``, or ``None`` (not configured, no facts, or a failure)."""
+def rewrite(question: str, answer: Answer, ledger: UsageLedger | None = None) -> str | None:
+    """Upstream prose for ``answer``, or ``None`` (not configured, no facts, or a failure).
+
+    The call is metered into ``ledger`` (the turn's run: its tokens, cost and budget)."""
     settings = ProseSettings()
     if not settings.base_url or not settings.model or not answer.sentences:
         return None
@@ -54,16 +57,16 @@ def rewrite(question: str, answer: Answer) -> str | None:
         for i, s in enumerate(answer.sentences)
     ]
     try:
-        model: Any = model_for(choice)
-        text = model.complete(
-            ModelRequest(
-                instructions=INSTRUCTIONS,
-                message=question,
-                passages=passages,
-                settings=choice,
-                language="en",
-            )
+        model = metered(model_for(choice), ledger, "worlds_prose")
+        request = ModelRequest(
+            instructions=INSTRUCTIONS,
+            message=question,
+            passages=passages,
+            settings=choice,
+            language=answer.lang,
+            incremental=False,
         )
+        text = "".join(e.text for e in model.stream(request) if isinstance(e, TextChunk))
     except VigiaError as exc:
         log.warning("worlds prose upstream failed (%s); using the embedded answer", exc.detail)
         return None

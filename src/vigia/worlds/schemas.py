@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StringConstraints,
+    field_validator,
+)
 
-from vigia.kit.fields import JsonRowId, UtcDateTime
+from vigia.kit.fields import JsonRowId, UtcDateTime, has_control_characters
 from vigia.worlds.catalog import MAX_SCOPE_PATH_LENGTH, MAX_SCOPE_PATHS
 
 VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -20,15 +28,30 @@ def _not_blank(value: str) -> str:
     return value
 
 
+def _query_flag(value: object) -> object:
+    """``true`` or ``false`` in a query string; ``yes``, ``1``, ``on``… are refused."""
+    if isinstance(value, str):
+        if value not in ("true", "false"):
+            raise ValueError("must be true or false")
+        return value == "true"
+    return value
+
+
+Flag = Annotated[bool, Strict()]
+"""A JSON boolean: ``"yes"``, ``"true"`` and ``1`` are refused (pydantic's lax mode takes them)."""
+QueryFlag = Annotated[bool, BeforeValidator(_query_flag), Strict()]
+"""A boolean in a query string: ``true`` or ``false``."""
+
+
 class ChatRequest(BaseModel):
     """``POST /chat`` (and the query string of ``GET /chat/stream``)."""
 
     message: str = Field(min_length=1, max_length=MAX_MESSAGE)
     version: str = Field(default="v1", pattern=VERSION_PATTERN)
     conversation_id: JsonRowId | None = None
-    knowledge: bool = False
+    knowledge: Flag = False
     scope_paths: list[ScopePath] = Field(default_factory=list, max_length=MAX_SCOPE_PATHS)
-    personal: bool = False
+    personal: Flag = False
 
     _message = field_validator("message")(_not_blank)
 
@@ -137,9 +160,16 @@ class ConversationDetail(BaseModel):
 class RenameRequest(BaseModel):
     title: str = Field(max_length=1000)
 
+    @field_validator("title")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        if has_control_characters(value):
+            raise ValueError("a title is one line: no newline, tab or other control character")
+        return value
+
 
 class PinRequest(BaseModel):
-    pinned: bool = Field(default=True, strict=True)
+    pinned: Flag = True
 
 
 class ShareRequest(BaseModel):

@@ -42,6 +42,7 @@ class OutputChecker:
             sources=(*(p.text for p in turn.passages), *client_results),
             message=turn.message,
             replies=turn.config.replies.texts(),
+            ledger=turn.ledger,
         )
         self._index: SupportIndex | None = None
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from vigia.worlds.cobol.execs import sql_facts
+from vigia.worlds.cobol.header import program_purpose
 from vigia.worlds.cobol.preprocess import Line, Preprocessed
 from vigia.worlds.cobol.procedure import ProcedureContext, declare_cursor, extract_procedure
 from vigia.worlds.cobol.tokens import RESERVED, Token, literal_value, statements, tokenize
@@ -231,35 +232,27 @@ def _file_assignments(program: _Program, out: Extraction) -> None:
 def _headers(program: _Program) -> list[tuple[str, str, Line]]:
     """Sections and paragraphs of the procedure division, in order: (kind, name, line)."""
     found: list[tuple[str, str, Line]] = []
+    sentence_ended = True  # a header starts after a period (or a division / section header)
     for line in program.procedure:
-        if line.comment or _DIVISION.match(line.text):
+        if line.comment:
+            continue
+        if _DIVISION.match(line.text):
+            sentence_ended = True
             continue
         section = _SECTION.match(line.text)
         if section and section.group(1).upper() not in RESERVED:
             found.append(("section", section.group(1).upper(), line))
+            sentence_ended = True
             continue
         paragraph = _PARAGRAPH.match(line.text)
         if paragraph:
             name = paragraph.group(1).upper()
-            if name not in RESERVED and (line.area_a or "-" in name):
+            # In area B, a hyphenated name alone on a line is a header only after a period:
+            # ``CURRENT-SECOND.`` closing a DISPLAY, ``REPORT-FILE.`` closing an OPEN are not.
+            if name not in RESERVED and (line.area_a or ("-" in name and sentence_ended)):
                 found.append(("paragraph", name, line))
+        sentence_ended = line.text.rstrip().endswith(".")
     return found
-
-
-def _header_comment(lines: list[Line], program_id: Line) -> str | None:
-    """The first comment block after PROGRAM-ID: the program's own description."""
-    start = next((i for i, ln in enumerate(lines) if ln is program_id), None)
-    if start is None:
-        return None
-    block: list[str] = []
-    for line in lines[start + 1 : start + 40]:
-        if line.comment:
-            text = line.text.strip("*-= ").strip()
-            if text:
-                block.append(text)
-        elif block:
-            break
-    return " ".join(block)[:600] or None
 
 
 def _comment_above(program: _Program, header: Line) -> str | None:
@@ -293,7 +286,7 @@ def extract_cobol(pre: Preprocessed, path: str) -> Extraction:
                 program.first.line,
                 end_line,
                 program.name,
-                detail=_header_comment(pre.lines, program.first),
+                detail=program_purpose(pre.lines, program.first),
             )
         )
         for use in pre.copies:

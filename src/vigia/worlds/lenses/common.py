@@ -1,9 +1,11 @@
 """What every lens shares: the question's context (scope, names carried over from earlier
 turns, retrieval), entity resolution, and the answer with its citations (``path:line``).
 
-Scope: a lens only sees what lies under the request's scope paths — entities, graph edges
-(each edge is proven by a line, and that line must be in scope) and passages — so every
-citation of an answer is in scope.
+Scope: a lens only cites what lies under the request's scope paths — graph edges (each edge
+is proven by a line, and that line must be in scope), passages and entities — so every
+citation of an answer is in scope. Names the question gives are resolved against the whole
+world all the same: "What calls LGSTSQ?" scoped to two callers finds LGSTSQ, says that it is
+defined outside the scope, and cites the calls the scope holds.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from vigia.language import detect_language
 from vigia.worlds import embedding
 from vigia.worlds.glossary import english_words
 from vigia.worlds.graph import Hop, edges, entities_by_key, entities_named, label, upstream
+from vigia.worlds.lenses.wording import phrase, question_language, word
 from vigia.worlds.models import WorldEdge, WorldEntity, WorldFile
 from vigia.worlds.names import code_like, lexical_query, query_terms
 from vigia.worlds.retrieval import ChunkHit, in_scope, search_world
@@ -53,9 +56,6 @@ KIND_ORDER = {
     )
 }
 RESOLVABLE = tuple(KIND_ORDER)
-# A field copied from a copybook outside the scope still belongs to programs inside it:
-# it is resolved, but only its uses in scope are cited.
-FIELD_KINDS = ("data", "condition")
 SEARCH_DEPTH = 24
 BOILERPLATE_PROGRAMS = 4
 
@@ -70,6 +70,11 @@ class LensInput:
     message: str
     scope_paths: list[str]
     context: list[str] = field(default_factory=list)
+
+    @cached_property
+    def lang(self) -> str:
+        """The language the answer is written in: the question's (es, pt or en)."""
+        return question_language(self.message)
 
     @property
     def terms(self) -> list[str]:
@@ -142,14 +147,6 @@ class LensInput:
         paths = [p for p in scope_paths if self.in_scope(p)] or self.scope_paths
         return search_world(self.session, self.world_id, query, paths, limit)
 
-    def program_paths(self, programs: set[str | None]) -> dict[str | None, list[str]]:
-        """The files defining each of ``programs``."""
-        found: dict[str | None, list[str]] = {}
-        names = [p for p in programs if p]
-        for entity in entities_named(self.session, self.world_id, names, ["program"]):
-            found.setdefault(entity.name, []).append(entity.path)
-        return found
-
     @cached_property
     def named_files(self) -> list[str]:
         """Files of the world the question names (``db2bind.jcl``), in scope."""
@@ -181,16 +178,11 @@ class Resolved:
 
 
 def resolve(lens: LensInput) -> Resolved:
-    """Entities named in the question (and the context it refers to), in scope."""
+    """Entities named in the question (and the context it refers to), in the whole world:
+    the scope restricts what is cited (``at``), not what a name means. Of a name defined
+    both inside and outside the scope, the definitions inside come first."""
     candidates = lens.terms
     found = entities_named(lens.session, lens.world_id, candidates, RESOLVABLE)
-    owners = lens.program_paths({e.program for e in found if e.kind in FIELD_KINDS})
-    found = [
-        e
-        for e in found
-        if lens.in_scope(e.path)
-        or (e.kind in FIELD_KINDS and any(lens.in_scope(p) for p in owners.get(e.program, [])))
-    ]
     strong_names = code_like(lens.message) | set(lens.context)
     strong: list[list[WorldEntity]] = []
     weak: list[list[WorldEntity]] = []
@@ -198,11 +190,19 @@ def resolve(lens: LensInput) -> Resolved:
         group: dict[str, WorldEntity] = {}
         for entity in sorted(
             (e for e in found if e.name == name),
-            key=lambda e: (KIND_ORDER.get(e.kind, 99), e.path, e.line_start),
+            key=lambda e: (
+                not lens.in_scope(e.path),
+                KIND_ORDER.get(e.kind, 99),
+                e.path,
+                e.line_start,
+            ),
         ):
             group.setdefault(entity.key, entity)
         if group:
-            entities = sorted(group.values(), key=lambda e: (KIND_ORDER.get(e.kind, 99), e.path))
+            entities = sorted(
+                group.values(),
+                key=lambda e: (KIND_ORDER.get(e.kind, 99), not lens.in_scope(e.path), e.path),
+            )
             (strong if name in strong_names else weak).append(entities)
     return Resolved(strong, weak)
 
@@ -212,6 +212,7 @@ class Answer:
     """Sentences with inline citations, the cited sources in order, and structured details."""
 
     lens: str
+    lang: str = "en"
     sentences: list[str] = field(default_factory=list)
     sources: list[tuple[str, int]] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
@@ -228,9 +229,26 @@ class Answer:
         if sentence and sentence not in self.sentences:
             self.sentences.append(sentence)
 
+    def tell(self, template: str, **values: object) -> None:
+        """Says the English ``template`` in the answer's language (``wording.phrase``)."""
+        self.say(phrase(self.lang, template, **values))
+
+    def word(self, english: str, **values: object) -> str:
+        """A word or lead of a sentence in the answer's language (``wording.word``)."""
+        return word(self.lang, english, **values)
+
     @property
     def headline(self) -> str:
         return " ".join(self.sentences)
+
+
+def at(lens: LensInput, answer: Answer, path: str, line: int, end: int | None = None) -> str:
+    """The citation ``path:line`` (``path:line-end``) of a definition in scope; for one
+    outside the scope, words saying so (the answer cites nothing the scope leaves out)."""
+    if not lens.in_scope(path):
+        return answer.word("defined outside the scope")
+    where = answer.cite(path, line)
+    return f"{where}-{end}" if end is not None and end > line else where
 
 
 def program_of(key: str) -> str | None:
@@ -242,19 +260,19 @@ def program_of(key: str) -> str | None:
     return None
 
 
-def listing(items: list[str], limit: int = 8) -> str:
-    """``A, B and C`` (``and N more`` past ``limit``)."""
+def listing(items: list[str], limit: int = 8, lang: str = "en") -> str:
+    """``A, B and C`` (``and N more`` past ``limit``), in ``lang``."""
     shown = list(dict.fromkeys(items))
     if len(shown) > limit:
-        shown = [*shown[:limit], f"{len(shown) - limit} more"]
+        shown = [*shown[:limit], f"{len(shown) - limit} {word(lang, 'more')}"]
     if len(shown) <= 1:
         return "".join(shown)
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
+    return ", ".join(shown[:-1]) + f" {word(lang, 'and')} " + shown[-1]
 
 
-def names(keys: list[str], limit: int = 8) -> str:
+def names(keys: list[str], limit: int = 8, lang: str = "en") -> str:
     """``A, B and C`` from keys, shortened."""
-    return listing([label(k) for k in keys], limit)
+    return listing([label(k) for k in keys], limit, lang)
 
 
 def distinct(key: str, path: str) -> tuple[str, str]:
@@ -273,5 +291,5 @@ def cited(answer: Answer, found: list[WorldEdge], use_src: bool, limit: int = 6)
         f"{label(k)} ({answer.cite(e.path, e.line)})" for (k, _p), e in list(firsts.items())[:limit]
     ]
     if len(firsts) > limit:
-        items.append(f"{len(firsts) - limit} more")
-    return listing(items, limit + 1)
+        items.append(f"{len(firsts) - limit} {answer.word('more')}")
+    return listing(items, limit + 1, answer.lang)

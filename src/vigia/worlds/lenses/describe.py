@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vigia.worlds.graph import label
-from vigia.worlds.lenses.common import Answer, LensInput, cited, names
+from vigia.worlds.lenses.common import Answer, LensInput, at, cited, names
 from vigia.worlds.lenses.resources import actions, describe_resource, state_actions
 from vigia.worlds.models import WorldEntity
 
@@ -21,28 +21,45 @@ RESOURCE_KINDS = (
 CALLS = ["calls", "calls_dynamic"]
 
 
+def _about(lens: LensInput, entity: WorldEntity) -> str:
+    """``: its purpose`` (what its comments say) when its definition is in scope."""
+    if not entity.detail or not lens.in_scope(entity.path):
+        return ""
+    return f": {entity.detail.rstrip('.')}"
+
+
 def describe_data(lens: LensInput, group: list[WorldEntity], answer: Answer) -> None:
     first = group[0]
     programs = sorted({e.program for e in group if e.program})
-    shape = f"level {first.level:02d} " if first.level is not None else ""
-    what = "condition name" if first.kind == "condition" else "data item"
-    extra = f" ({first.detail})" if first.detail else ""
-    origin = f" in copybook {first.origin}" if first.origin else ""
-    where = f" ({answer.cite(first.path, first.line_start)})" if lens.in_scope(first.path) else ""
-    answer.say(
-        f"{first.name} is a {shape}{what}{extra} defined{origin}{where} and used by program"
-        f"{'s' if len(programs) > 1 else ''} {', '.join(programs)}."
+    level = first.level
+    shape = answer.word("level {level} ", level=f"{level:02d}") if level is not None else ""
+    what = answer.word("condition name" if first.kind == "condition" else "data item")
+    extra = f" ({first.detail})" if first.detail and lens.in_scope(first.path) else ""
+    origin = answer.word(" in copybook {origin}", origin=first.origin) if first.origin else ""
+    where = f" ({at(lens, answer, first.path, first.line_start)})"
+    users = answer.word("programs" if len(programs) > 1 else "program")
+    answer.tell(
+        "{name} is a {what}{extra} defined{origin}{where} and used by {programs}.",
+        name=first.name,
+        what=f"{shape}{what}",
+        extra=extra,
+        origin=origin,
+        where=where,
+        programs=f"{users} {', '.join(programs)}",
     )
     keys = [e.key for e in group]
     writers = lens.edges(dst=keys, kinds=["writes"])
     readers = lens.edges(dst=keys, kinds=["reads"])
     if writers:
-        answer.say(f"It is written by {cited(answer, writers, True)}.")
+        answer.tell("It is written by {items}.", items=cited(answer, writers, True))
     if readers:
-        answer.say(f"It is read by {cited(answer, readers, True)}.")
+        answer.tell("It is read by {items}.", items=cited(answer, readers, True))
     sized = lens.edges(dst=keys, kinds=["depends_on"])
     if sized:
-        answer.say(f"The number of occurrences of {cited(answer, sized, True)} depends on it.")
+        answer.tell(
+            "The number of occurrences of {items} depends on it.",
+            items=cited(answer, sized, True),
+        )
     answer.details.setdefault("entities", []).append(
         {
             "name": first.name,
@@ -55,28 +72,32 @@ def describe_data(lens: LensInput, group: list[WorldEntity], answer: Answer) -> 
 
 
 def describe_paragraph(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
-    what = f"{entity.kind} of program {entity.program}"
-    comment = f": {entity.detail.rstrip('.')}" if entity.detail else ""
-    answer.say(
-        f"{entity.name} is a {what} ({answer.cite(entity.path, entity.line_start)}"
-        f"-{entity.line_end}){comment}."
+    comment = _about(lens, entity)
+    answer.tell(
+        "{name} is a {kind} of program {program} ({span}){about}.",
+        name=entity.name,
+        kind=answer.word(entity.kind),
+        program=entity.program,
+        span=at(lens, answer, entity.path, entity.line_start, entity.line_end),
+        about=comment,
     )
     out = lens.edges(src=[entity.key])
     reads = sorted({label(e.dst_key).split(".")[-1] for e in out if e.kind == "reads"})
     writes = sorted({label(e.dst_key).split(".")[-1] for e in out if e.kind == "writes"})
-    fields = [
-        *(["reads " + ", ".join(reads[:10])] if reads else []),
-        *(["writes " + ", ".join(writes[:10])] if writes else []),
-    ]
-    if fields:
-        answer.say(f"It {' and '.join(fields)}.")
+    read, written = ", ".join(reads[:10]), ", ".join(writes[:10])
+    if reads and writes:
+        answer.tell("It reads {reads} and writes {writes}.", reads=read, writes=written)
+    elif reads:
+        answer.tell("It reads {reads}.", reads=read)
+    elif writes:
+        answer.tell("It writes {writes}.", writes=written)
     performs = [e for e in out if e.kind == "performs"]
     if performs:
-        answer.say(f"It performs {cited(answer, performs, False)}.")
+        answer.tell("It performs {items}.", items=cited(answer, performs, False))
     state_actions(answer, actions(lens, [entity.key]), "It")
     incoming = lens.edges(dst=[entity.key], kinds=["performs", "performs_thru", "goes_to"])
     if incoming:
-        answer.say(f"It is performed by {cited(answer, incoming, True)}.")
+        answer.tell("It is performed by {items}.", items=cited(answer, incoming, True))
     answer.details.setdefault("entities", []).append(
         {
             "name": entity.name,
@@ -100,24 +121,26 @@ def program_parts(lens: LensInput, program: WorldEntity) -> list[str]:
 
 
 def describe_program(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
-    about = f": {entity.detail.rstrip('.')}" if entity.detail else ""
-    answer.say(
-        f"{entity.name} is a COBOL program ({answer.cite(entity.path, entity.line_start)}"
-        f"-{entity.line_end}){about}."
+    about = _about(lens, entity)
+    answer.tell(
+        "{name} is a COBOL program ({span}){about}.",
+        name=entity.name,
+        span=at(lens, answer, entity.path, entity.line_start, entity.line_end),
+        about=about,
     )
     incoming = lens.edges(dst=[entity.key], kinds=[*CALLS, "executes"])
     callers = [e for e in incoming if e.kind != "executes"]
     if callers:
-        answer.say(f"It is called by {cited(answer, callers, True)}.")
+        answer.tell("It is called by {items}.", items=cited(answer, callers, True))
     transactions = [e for e in incoming if e.src_key.startswith("TRAN:")]
     if transactions:
-        answer.say(f"Transaction {cited(answer, transactions, True)} runs it.")
+        answer.tell("Transaction {items} runs it.", items=cited(answer, transactions, True))
     steps = [e for e in incoming if e.kind == "executes" and e.src_key.startswith("STEP:")]
     if steps:
-        answer.say(f"JCL runs it in {cited(answer, steps, True)}.")
+        answer.tell("JCL runs it in {items}.", items=cited(answer, steps, True))
     copies = lens.edges(src=[entity.key], kinds=["copies"])
     if copies:
-        answer.say(f"It copies {names([e.dst_key for e in copies])}.")
+        answer.tell("It copies {items}.", items=names([e.dst_key for e in copies], 8, answer.lang))
     state_actions(answer, actions(lens, program_parts(lens, entity)), "It", limit=10)
     answer.details.setdefault("entities", []).append(
         {
@@ -130,47 +153,66 @@ def describe_program(lens: LensInput, entity: WorldEntity, answer: Answer) -> No
 
 
 def describe_copybook(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
-    answer.say(f"{entity.name} is a copybook ({answer.cite(entity.path, 1)}).")
+    about = _about(lens, entity)
+    answer.tell(
+        "{name} is a copybook ({where}){about}.",
+        name=entity.name,
+        where=at(lens, answer, entity.path, 1),
+        about=about,
+    )
     users = lens.edges(dst=[entity.key], kinds=["copies"])
     if users:
-        answer.say(f"It is copied by {cited(answer, users, True, limit=10)}.")
+        answer.tell("It is copied by {items}.", items=cited(answer, users, True, limit=10))
         replacing = sorted({f"{label(e.src_key)} {e.detail}" for e in users if e.detail})
         if replacing:
-            answer.say("With REPLACING: " + "; ".join(replacing) + ".")
+            answer.tell("With REPLACING: {items}.", items="; ".join(replacing))
     named = lens.edges(dst=[f"MEMBER:{entity.name}"], kinds=["names"])
     if named:
-        answer.say(f"JCL names it in {cited(answer, named, True, limit=8)}.")
+        answer.tell("JCL names it in {items}.", items=cited(answer, named, True, limit=8))
     answer.details.setdefault("entities", []).append(
         {"name": entity.name, "kind": "copybook", "copied_by": [label(e.src_key) for e in users]}
     )
 
 
 def describe_jcl(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
-    where = answer.cite(entity.path, entity.line_start)
+    where = at(lens, answer, entity.path, entity.line_start)
     if entity.kind == "dataset":
-        answer.say(f"{entity.name} is a dataset ({where}).")
+        answer.tell("{name} is a dataset ({where}).", name=entity.name, where=where)
         used = lens.edges(dst=[entity.key], kinds=["reads", "writes"])
         for kind in ("writes", "reads"):
             steps = [e for e in used if e.kind == kind]
             if steps:
-                verb = "written" if kind == "writes" else "read"
-                answer.say(
-                    f"It is {verb} by {cited(answer, steps, True, 8)}"
-                    f" ({', '.join(_step_programs(lens, [e.src_key for e in steps]))})."
+                answer.tell(
+                    "It is written by {items} ({programs})."
+                    if kind == "writes"
+                    else "It is read by {items} ({programs}).",
+                    items=cited(answer, steps, True, 8),
+                    programs=", ".join(_step_programs(lens, [e.src_key for e in steps])),
                 )
         files = lens.edges(dst=[entity.key], kinds=["assigns"])
         if files:
-            answer.say(f"CICS reaches it as file {cited(answer, files, True)}.")
+            answer.tell("CICS reaches it as file {items}.", items=cited(answer, files, True))
         return
     if entity.kind == "job":
         steps = lens.edges(src=[entity.key], kinds=["contains"])
         runs = _step_programs(lens, [e.dst_key for e in steps])
-        answer.say(
-            f"{entity.name} is a JCL job ({where}) with steps "
-            f"{cited(answer, steps, False, 10)} running {', '.join(runs)}."
+        about = _about(lens, entity)
+        answer.tell(
+            "{name} is a JCL job ({where}){about}. Its steps {steps} run {programs}.",
+            name=entity.name,
+            where=where,
+            about=about,
+            steps=cited(answer, steps, False, 10),
+            programs=", ".join(runs),
         )
         return
-    answer.say(f"{entity.name} is a JCL {entity.kind} ({where}), {entity.detail or ''}.")
+    answer.tell(
+        "{name} is a JCL {kind} ({where}), {detail}.",
+        name=entity.name,
+        kind=answer.word(entity.kind),
+        where=where,
+        detail=entity.detail or "",
+    )
 
 
 def _step_programs(lens: LensInput, step_keys: list[str]) -> list[str]:
@@ -179,13 +221,17 @@ def _step_programs(lens: LensInput, step_keys: list[str]) -> list[str]:
 
 
 def describe_other(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
-    owner = f" of program {entity.program}" if entity.program else ""
-    answer.say(
-        f"{entity.name} is a {entity.kind}{owner} ({answer.cite(entity.path, entity.line_start)})."
+    owner = answer.word(" of program {program}", program=entity.program) if entity.program else ""
+    answer.tell(
+        "{name} is a {kind}{owner} ({where}).",
+        name=entity.name,
+        kind=answer.word(entity.kind),
+        owner=owner,
+        where=at(lens, answer, entity.path, entity.line_start),
     )
     incoming = lens.edges(dst=[entity.key])
     if incoming:
-        answer.say(f"It is used by {cited(answer, incoming, True)}.")
+        answer.tell("It is used by {items}.", items=cited(answer, incoming, True))
 
 
 def describe(lens: LensInput, group: list[WorldEntity], answer: Answer) -> None:

@@ -145,20 +145,26 @@ def state(
         if candidate.hit is not None:
             line, text = best_line(candidate.hit.chunk, lens.query)
             if text:
-                answer.say(f"{lead}“{text}” ({answer.cite(candidate.hit.path, line)}).")
+                where = answer.cite(candidate.hit.path, line)
+                answer.tell("{lead}“{text}” ({where}).", lead=lead, text=text, where=where)
         return
     entity = entity_of(lens, candidate)
     if entity is None:
         return
     where = answer.cite(entity.path, entity.line_start)
     span = f"{where}-{entity.line_end}" if entity.line_end > entity.line_start else where
-    what = {"paragraph": "paragraph", "section": "section", "program": "program"}.get(
-        entity.kind, entity.kind
-    )
     name = label(entity.key) if entity.kind in ("paragraph", "section") else entity.name
     about = f": {entity.detail.rstrip('.')}" if entity.detail and entity.kind != "data" else ""
-    via = f", found through {candidate.via}" if candidate.via else ""
-    answer.say(f"{lead}{name} ({what}, {span}{via}){about}.")
+    via = answer.word(", found through {via}", via=candidate.via) if candidate.via else ""
+    answer.tell(
+        "{lead}{name} ({kind}, {span}{via}){about}.",
+        lead=lead,
+        name=name,
+        kind=answer.word(entity.kind),
+        span=span,
+        via=via,
+        about=about,
+    )
     keys = [entity.key]
     if entity.kind == "program":
         keys += [e.dst_key for e in lens.edges(src=[entity.key], kinds=["contains"])]
@@ -166,17 +172,25 @@ def state(
     if entity.kind == "map":
         shown_by = lens.edges(dst=[entity.key], kinds=["sends", "receives"])
         if shown_by:
-            answer.say(f"The screen is shown by {cited(answer, shown_by, True, 4)}.")
+            answer.tell("The screen is shown by {items}.", items=cited(answer, shown_by, True, 4))
     program = entity.program or (entity.name if entity.kind == "program" else None)
     if callers and program:
         calling = lens.edges(dst=[f"PGM:{program}"], kinds=["calls", "calls_dynamic"])
         if calling:
-            answer.say(f"{program} is called by {cited(answer, calling, True, 4)}.")
+            answer.tell(
+                "{program} is called by {items}.",
+                program=program,
+                items=cited(answer, calling, True, 4),
+            )
         running = lens.edges(dst=[f"PGM:{program}"], kinds=["executes"])
         if running:
-            answer.say(f"{program} runs under {cited(answer, running, True, 4)}.")
+            answer.tell(
+                "{program} runs under {items}.",
+                program=program,
+                items=cited(answer, running, True, 4),
+            )
     hit = candidate.hit
     if hit is not None and hit.chunk.entity_key == entity.key:
         line, text = best_line(hit.chunk, lens.query)
         if text:
-            answer.say(f"Code: “{text}” ({answer.cite(hit.path, line)}).")
+            answer.tell("Code: “{text}” ({where}).", text=text, where=answer.cite(hit.path, line))

@@ -6,7 +6,7 @@ sized by it), a table, a CICS file, a queue, a map, a dataset."""
 from __future__ import annotations
 
 from vigia.worlds.graph import Hop, label
-from vigia.worlds.lenses.common import Answer, LensInput, distinct, listing, resolve
+from vigia.worlds.lenses.common import Answer, LensInput, at, distinct, listing, resolve
 from vigia.worlds.lenses.evidence import entity_of, rank
 from vigia.worlds.lenses.resources import ACTION_KINDS, describe_resource
 from vigia.worlds.models import WorldEdge, WorldEntity
@@ -22,7 +22,7 @@ def _unique(answer: Answer, hops: list[Hop] | list[WorldEdge], limit: int = 10) 
         f"{label(k)} ({answer.cite(h.path, h.line)})" for (k, _p), h in list(seen.items())[:limit]
     ]
     if len(seen) > limit:
-        items.append(f"{len(seen) - limit} more")
+        items.append(f"{len(seen) - limit} {answer.word('more')}")
     return ", ".join(items)
 
 
@@ -32,15 +32,22 @@ def _chain(answer: Answer, hops: list[Hop]) -> None:
     steps = [h for h in hops if h.kind == "executes" and h.src_key.startswith("STEP:")]
     transactions = [h for h in hops if h.kind == "executes" and h.src_key.startswith("TRAN:")]
     if performers:
-        answer.say(f"It is reached through PERFORM from {_unique(answer, performers)}.")
+        answer.tell(
+            "It is reached through PERFORM from {items}.", items=_unique(answer, performers)
+        )
     if callers:
-        answer.say(f"Programs that call into it (transitively): {_unique(answer, callers)}.")
+        answer.tell(
+            "Programs that call into it (transitively): {items}.", items=_unique(answer, callers)
+        )
     if transactions:
-        answer.say(
-            f"CICS transactions that run an affected program: {_unique(answer, transactions)}."
+        answer.tell(
+            "CICS transactions that run an affected program: {items}.",
+            items=_unique(answer, transactions),
         )
     if steps:
-        answer.say(f"JCL steps that run an affected program: {_unique(answer, steps)}.")
+        answer.tell(
+            "JCL steps that run an affected program: {items}.", items=_unique(answer, steps)
+        )
     answer.details.setdefault("performed_by", []).extend(label(h.src_key) for h in performers)
     answer.details.setdefault("callers", []).extend(label(h.src_key) for h in callers)
     answer.details.setdefault("jcl_steps", []).extend(label(h.src_key) for h in steps)
@@ -56,7 +63,7 @@ def _programs(keys: list[str]) -> list[str]:
 def _named_by_jcl(lens: LensInput, name: str, answer: Answer) -> None:
     named = lens.edges(dst=[f"MEMBER:{name}"], kinds=["names"])
     if named:
-        answer.say(f"JCL that names {name}: {_unique(answer, named)}.")
+        answer.tell("JCL that names {name}: {items}.", name=name, items=_unique(answer, named))
         answer.details.setdefault("jcl_steps", []).extend(label(e.src_key) for e in named)
 
 
@@ -64,24 +71,28 @@ def _field_impact(lens: LensInput, group: list[WorldEntity], answer: Answer) -> 
     first = group[0]
     keys = [e.key for e in group]
     uses = lens.edges(dst=keys, kinds=["reads", "writes"])
-    origin = f" (from copybook {first.origin})" if first.origin else ""
+    origin = answer.word(" (from copybook {origin})", origin=first.origin) if first.origin else ""
     where = (
-        f", defined at {answer.cite(first.path, first.line_start)},"
+        answer.word(", defined at {where},", where=answer.cite(first.path, first.line_start))
         if lens.in_scope(first.path)
-        else ""
+        else f" ({answer.word('defined outside the scope')})"
     )
-    answer.say(
-        f"Changing {first.name}{origin}{where} affects the code that uses it:"
-        f" {_unique(answer, uses) or 'no statement uses it'}."
+    answer.tell(
+        "Changing {name}{origin}{where} affects the code that uses it: {items}.",
+        name=first.name,
+        origin=origin,
+        where=where,
+        items=_unique(answer, uses) or answer.word("no statement uses it"),
     )
     sized = lens.edges(dst=keys, kinds=["depends_on"])
     if sized:
-        answer.say(
-            f"Tables whose size depends on it (OCCURS DEPENDING ON): {_unique(answer, sized)}."
+        answer.tell(
+            "Tables whose size depends on it (OCCURS DEPENDING ON): {items}.",
+            items=_unique(answer, sized),
         )
     programs = _programs([e.src_key for e in uses])
     if programs:
-        answer.say(f"Programs that use it: {listing(programs, 12)}.")
+        answer.tell("Programs that use it: {items}.", items=listing(programs, 12, answer.lang))
     answer.details.setdefault("paragraphs", []).extend(label(e.src_key) for e in uses)
     answer.details.setdefault("programs", []).extend(programs)
     if first.origin:
@@ -98,7 +109,9 @@ def _copybook_impact(lens: LensInput, name: str, answer: Answer) -> list[str]:
             + ")"
             for e in users
         )
-        answer.say(f"Copybook {name} is copied by {shown}; each must be recompiled.")
+        answer.tell(
+            "Copybook {name} is copied by {items}; each must be recompiled.", name=name, items=shown
+        )
     _named_by_jcl(lens, name, answer)
     programs = sorted({label(e.src_key) for e in users})
     answer.details.setdefault("programs", []).extend(programs)
@@ -116,16 +129,22 @@ def _resource_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> No
         [e.src_key for e in users] + [e.dst_key for e in users if e.kind == "executes"]
     )
     if programs:
-        answer.say(f"Programs affected by a change to {entity.name}: {listing(programs, 12)}.")
+        answer.tell(
+            "Programs affected by a change to {name}: {items}.",
+            name=entity.name,
+            items=listing(programs, 12, answer.lang),
+        )
     answer.details.setdefault("programs", []).extend(programs)
     _chain(answer, lens.upstream([f"PGM:{p}" for p in programs]))
 
 
 def _entity_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None:
-    where = answer.cite(entity.path, entity.line_start)
+    where = at(lens, answer, entity.path, entity.line_start)
     if entity.kind == "copybook":
-        answer.say(
-            f"Changing copybook {entity.name} ({where}) affects every program that copies it."
+        answer.tell(
+            "Changing copybook {name} ({where}) affects every program that copies it.",
+            name=entity.name,
+            where=where,
         )
         programs = _copybook_impact(lens, entity.name, answer)
         _chain(answer, lens.upstream([f"PGM:{p}" for p in programs]))
@@ -135,9 +154,11 @@ def _entity_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None
         return
     if entity.kind == "dataset":
         used = lens.edges(dst=[entity.key], kinds=["reads", "writes"])
-        answer.say(
-            f"Changing dataset {entity.name} ({where}) affects the steps that use it: "
-            f"{_unique(answer, used)}."
+        answer.tell(
+            "Changing dataset {name} ({where}) affects the steps that use it: {items}.",
+            name=entity.name,
+            where=where,
+            items=_unique(answer, used),
         )
         runs = lens.edges(src=[e.src_key for e in used], kinds=["executes"])
         answer.details.setdefault("jcl_steps", []).extend(label(e.src_key) for e in used)
@@ -147,8 +168,18 @@ def _entity_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None
             if found:
                 _resource_impact(lens, found[0], answer)
         return
-    owner = f" of {entity.program}" if entity.program and entity.kind != "program" else ""
-    answer.say(f"Changing {entity.kind} {entity.name}{owner} ({where}) affects what reaches it.")
+    owner = (
+        answer.word(" of {program}", program=entity.program)
+        if entity.program and entity.kind != "program"
+        else ""
+    )
+    answer.tell(
+        "Changing {kind} {name}{owner} ({where}) affects what reaches it.",
+        kind=answer.word(entity.kind),
+        name=entity.name,
+        owner=owner,
+        where=where,
+    )
     _chain(answer, lens.upstream([entity.key]))
     if entity.kind == "program":
         _named_by_jcl(lens, entity.name, answer)
@@ -158,15 +189,22 @@ def _entity_impact(lens: LensInput, entity: WorldEntity, answer: Answer) -> None
             readers = [
                 r for r in lens.edges(dst=fields, kinds=["reads"]) if r.src_key != entity.key
             ]
-            answer.say(
-                f"It writes {', '.join(label(f).split('.')[-1] for f in fields[:12])}"
-                + (f", read downstream by {_unique(answer, readers)}." if readers else ".")
-            )
+            written = ", ".join(label(f).split(".")[-1] for f in fields[:12])
+            if readers:
+                answer.tell(
+                    "It writes {fields}, read downstream by {items}.",
+                    fields=written,
+                    items=_unique(answer, readers),
+                )
+            else:
+                answer.tell("It writes {fields}.", fields=written)
 
 
 def run_impact(lens: LensInput) -> Answer:
     """Transitive dependants of the entities named in the question, every one cited."""
-    answer = Answer("impact", steps=["resolve entities", "graph: recursive upstream walk"])
+    answer = Answer(
+        "impact", lang=lens.lang, steps=["resolve entities", "graph: recursive upstream walk"]
+    )
     resolved = resolve(lens)
     groups = resolved.strong[:2]
     if not groups:
@@ -174,9 +212,11 @@ def run_impact(lens: LensInput) -> Answer:
         entity = entity_of(lens, top) if top is not None else None
         if entity is not None:
             answer.steps.insert(1, "hybrid search: the code the question is about")
-            answer.say(
-                f"The question names no program, field, file or copybook; the closest code is "
-                f"{label(entity.key)} ({answer.cite(entity.path, entity.line_start)})."
+            answer.tell(
+                "The question names no program, field, file or copybook; the closest code is "
+                "{name} ({where}).",
+                name=label(entity.key),
+                where=answer.cite(entity.path, entity.line_start),
             )
             groups = [[entity]]
     for group in groups:
@@ -189,8 +229,9 @@ def run_impact(lens: LensInput) -> Answer:
         if key in answer.details:
             answer.details[key] = sorted(set(answer.details[key]))
     if not answer.sentences:
-        answer.say(
+        answer.tell(
             "I could not find a program, paragraph, field, copybook, table, file or dataset of "
-            f"that name in world {lens.world_id!r}."
+            "that name in world {world}.",
+            world=repr(lens.world_id),
         )
     return answer

@@ -25,7 +25,8 @@ def _named_files(lens: LensInput, answer: Answer) -> None:
         for hit in lens.search(lens.query, [path], limit=2):
             line, text = best_line(hit.chunk, lens.query)
             if text:
-                answer.say(f"In {path}: “{text}” ({answer.cite(path, line)}).")
+                where = answer.cite(path, line)
+                answer.tell("In {path}: “{text}” ({where}).", path=path, text=text, where=where)
 
 
 def asks_for_paragraph(message: str) -> bool:
@@ -66,7 +67,7 @@ def ordered(candidates: list[Candidate], paragraphs_first: bool) -> list[tuple[C
 
 def run_qa(lens: LensInput) -> Answer:
     """Answers a question with facts from the graph and the code, every one cited."""
-    answer = Answer("qa", steps=["resolve entities"])
+    answer = Answer("qa", lang=lens.lang, steps=["resolve entities"])
     resolved = resolve(lens)
     described: set[str] = set()
     if resolved.strong:
@@ -83,18 +84,22 @@ def run_qa(lens: LensInput) -> Answer:
             break
         if candidate.key in described:
             continue
-        lead = "The closest code is " if shown == 0 else "Also relevant: "
+        lead = answer.word("The closest code is " if shown == 0 else "Also relevant: ")
         if completes:
-            lead = f"In {program_of(candidate.key)}, the closest paragraph is "
+            lead = answer.word(
+                "In {program}, the closest paragraph is ", program=program_of(candidate.key)
+            )
         if candidate.key.startswith("DOC:"):
-            lead = "The documentation says: " if shown == 0 else "Also documented: "
+            lead = answer.word("The documentation says: " if shown == 0 else "Also documented: ")
         before = len(answer.sentences)
         callers = not completes and (shown == 0 or not resolved.strong)
         state(lens, answer, candidate, lead, callers=callers)
         shown += len(answer.sentences) > before and not completes
     if not answer.sentences:
-        answer.say(
-            f"I found nothing about this in world {lens.world_id!r}"
-            + (f" under {', '.join(lens.scope_paths)}." if lens.scope_paths else ".")
+        under = ", ".join(lens.scope_paths)
+        answer.tell(
+            "I found nothing about this in world {world}{under}.",
+            world=repr(lens.world_id),
+            under=answer.word(" under {paths}", paths=under) if under else "",
         )
     return answer

@@ -4,7 +4,8 @@ transactions, other programs — in words, with citations; and facts about one r
 from __future__ import annotations
 
 from vigia.worlds.graph import label
-from vigia.worlds.lenses.common import Answer, LensInput, cited, listing
+from vigia.worlds.lenses.common import Answer, LensInput, at, cited, listing
+from vigia.worlds.lenses.wording import word
 from vigia.worlds.models import WorldEdge, WorldEntity
 
 RESOURCE_PREFIXES = ("TABLE", "FILE", "QUEUE", "COUNTER", "MAP", "TRAN", "PGM", "ABEND", "CURSOR")
@@ -38,34 +39,60 @@ _SQL_VERBS = {
     "SQL SELECT": "selects from",
     "SQL DECLARE": "declares a cursor on",
 }
+_VERBS = {
+    "reads": "reads",
+    "writes": "writes",
+    "starts": "starts",
+    "sends": "sends",
+    "receives": "receives",
+    "abends": "abends with",
+    "uses": "uses",
+}
+# English verb → (Spanish, Portuguese); the command that proves it stays in the citation.
+VERB_WORDS: dict[str, tuple[str, str]] = {
+    "inserts into": ("inserta en", "insere em"),
+    "updates": ("actualiza", "atualiza"),
+    "deletes from": ("borra de", "apaga de"),
+    "selects from": ("selecciona de", "seleciona de"),
+    "declares a cursor on": ("declara un cursor sobre", "declara um cursor sobre"),
+    "links to": ("enlaza (LINK) con", "faz LINK para"),
+    "transfers to": ("transfiere (XCTL) a", "transfere (XCTL) para"),
+    "calls": ("llama a", "chama"),
+    "reads": ("lee", "lê"),
+    "writes": ("escribe", "escreve"),
+    "starts": ("inicia", "inicia"),
+    "sends": ("envía", "envia"),
+    "receives": ("recibe", "recebe"),
+    "abends with": ("termina con", "termina com"),
+    "uses": ("usa", "usa"),
+}
+
+
+def _verb(english: str, lang: str) -> str:
+    if lang in ("es", "pt") and english in VERB_WORDS:
+        return VERB_WORDS[english][0 if lang == "es" else 1]
+    return english
 
 
 def is_resource(key: str) -> bool:
     return key.split(":", 1)[0] in RESOURCE_PREFIXES
 
 
-def verb_phrase(edge: WorldEdge) -> str:
-    """``inserts into table POLICY``, ``links to LGAPDB01``, ``writes queue CSMT``…"""
+def verb_phrase(edge: WorldEdge, lang: str = "en") -> str:
+    """``inserts into table POLICY``, ``links to LGAPDB01``, ``writes queue CSMT``… (in
+    ``lang``; names and commands as written)."""
     prefix = edge.dst_key.split(":", 1)[0]
     name = label(edge.dst_key)
-    noun = NOUNS.get(prefix, "")
+    noun = word(lang, NOUNS[prefix]) if prefix in NOUNS else ""
     detail = edge.detail or ""
     if prefix == "TABLE" and detail in _SQL_VERBS:
-        return f"{_SQL_VERBS[detail]} table {name}"
+        return f"{_verb(_SQL_VERBS[detail], lang)} {word(lang, 'table')} {name}"
     if edge.kind in ("calls", "calls_dynamic"):
         how = "links to" if "LINK" in detail else "transfers to" if "XCTL" in detail else "calls"
-        return f"{how} {name}"
-    verbs = {
-        "reads": "reads",
-        "writes": "writes",
-        "starts": "starts",
-        "sends": "sends",
-        "receives": "receives",
-        "abends": "abends with",
-        "uses": "uses",
-    }
+        return f"{_verb(how, lang)} {name}"
     shown = f" ({detail})" if detail and prefix in ("FILE", "QUEUE", "COUNTER") else ""
-    return f"{verbs.get(edge.kind, edge.kind)} {noun} {name}{shown}".replace("  ", " ")
+    verb = _verb(_VERBS.get(edge.kind, edge.kind), lang)
+    return f"{verb} {noun} {name}{shown}".replace("  ", " ")
 
 
 def use_word(edge: WorldEdge) -> str:
@@ -87,10 +114,14 @@ def state_actions(answer: Answer, found: list[WorldEdge], subject: str, limit: i
     """``{subject} inserts into table POLICY (path:line), links to X (path:line)….``"""
     if not found:
         return
-    items = [f"{verb_phrase(e)} ({answer.cite(e.path, e.line)})" for e in found[:limit]]
+    items = [
+        f"{verb_phrase(e, answer.lang)} ({answer.cite(e.path, e.line)})" for e in found[:limit]
+    ]
     if len(found) > limit:
-        items.append(f"{len(found) - limit} more")
-    answer.say(f"{subject} {listing(items, limit + 1)}.")
+        items.append(f"{len(found) - limit} {answer.word('more')}")
+    said = listing(items, limit + 1, answer.lang)
+    subject = answer.word(subject) if subject == "It" else subject
+    answer.say(f"{subject} {said}." if subject else f"{said[:1].upper()}{said[1:]}.")
 
 
 def _users(lens: LensInput, keys: list[str], kinds: list[str]) -> list[WorldEdge]:
@@ -107,14 +138,28 @@ def describe_resource(lens: LensInput, group: list[WorldEntity], answer: Answer)
     first = group[0]
     noun = {"cics_file": "CICS file", "abend_code": "abend code"}.get(first.kind, first.kind)
     defined = [e for e in group if e.program is None] or group[:1]
-    where = ", ".join(answer.cite(e.path, e.line_start) for e in defined[:2])
-    about = f", {first.detail}" if first.detail and first.program is None else ""
-    answer.say(f"{first.name} is a {noun} ({where}{about}).")
+    where = ", ".join(dict.fromkeys(at(lens, answer, e.path, e.line_start) for e in defined[:2]))
+    about = (
+        f", {first.detail}"
+        if first.detail and first.program is None and lens.in_scope(first.path)
+        else ""
+    )
+    answer.tell(
+        "{name} is a {kind} ({where}{about}).",
+        name=first.name,
+        kind=answer.word(noun),
+        where=where,
+        about=about,
+    )
     keys = [first.key]
     if first.kind == "transaction":
         runs = lens.edges(src=keys, kinds=["executes"])
         if runs:
-            answer.say(f"Transaction {first.name} runs {cited(answer, runs, False)}.")
+            answer.tell(
+                "Transaction {name} runs {items}.",
+                name=first.name,
+                items=cited(answer, runs, False),
+            )
     found = _users(lens, keys, ACTION_KINDS)
     if found:
         firsts: dict[tuple[str, str], WorldEdge] = {}
@@ -125,11 +170,11 @@ def describe_resource(lens: LensInput, group: list[WorldEntity], answer: Answer)
             for (k, how), e in list(firsts.items())[:10]
         ]
         if len(firsts) > 10:
-            items.append(f"{len(firsts) - 10} more")
-        answer.say(f"It is used by {listing(items, 11)}.")
+            items.append(f"{len(firsts) - 10} {answer.word('more')}")
+        answer.tell("It is used by {items}.", items=listing(items, 11, answer.lang))
     assigned = lens.edges(src=keys, kinds=["assigns"])
     if assigned:
-        answer.say(f"It is the dataset {cited(answer, assigned, False)}.")
+        answer.tell("It is the dataset {items}.", items=cited(answer, assigned, False))
     programs = sorted({label(e.src_key).split(".")[0] for e in found})
     answer.details.setdefault("entities", []).append(
         {"name": first.name, "kind": first.kind, "used_by": programs}

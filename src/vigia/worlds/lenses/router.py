@@ -57,6 +57,21 @@ TROUBLESHOOT = [
         "it describes a symptom",
     ),
     (r"\b(?:why (?:is|does|do|did|are)|por que|por qu[eé])\b", "it asks why something happens"),
+    (
+        r"\b(?:returns?|returning|gives?|gets?|got|answers?|ends?|sets?|devuelve\w*|retorna\w*"
+        r"|da|dá|responde\w*|termina\w*)\b[^.?!]{0,30}\b(?:return |error |status |abend )?"
+        r"(?:code|rc|codigo(?: de (?:retorno|error|erro))?|sqlcode|resp)\s*'?-?\d{1,4}\b"
+        r"|\b(?:abend\w*|abends?|abended)\b[^.?!]{0,20}\b[a-z0-9]{4}\b"
+        r"|\b(?:return code|codigo de retorno|codigo de error|codigo de erro|sqlcode)\s*'?-?\d"
+        r"|\bwhy\s*\?",
+        "it reports a return code or abend code",
+    ),
+    (
+        r"\b(?:says?|saying|displays?|shows?|appears?|aparece\w*|muestra\w*|mostra\w*|exibe\w*"
+        r"|sale|dice|diz|recibo|recebo|get|getting|message|mensaje|mensagem)\b[^.?!]{0,40}"
+        r"[\"'“‘«][^\"'”’»]{3,80}[\"'”’»]",
+        "it quotes a message on the screen",
+    ),
 ]
 
 

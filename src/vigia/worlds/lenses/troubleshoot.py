@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from vigia.worlds.graph import Hop, entities_named, label, line_text
 from vigia.worlds.lenses.common import Answer, LensInput, resolve
+from vigia.worlds.lenses.conditions import branch_of
 from vigia.worlds.lenses.evidence import Candidate, entity_of, rank, state
 from vigia.worlds.lenses.literals import guard, numbers, quoted, shown_at, writers_of
 from vigia.worlds.models import WorldEdge, WorldEntity
@@ -106,6 +107,38 @@ def _causes(lens: LensInput, paragraph: WorldEntity, terms: list[str], bonus: in
     return causes
 
 
+def _reaching(lens: LensInput, setters: list[str]) -> set[str]:
+    """The paragraphs setting a value the symptom quotes, and everything that reaches them
+    (PERFORM, CALL, LINK, transactions, JCL steps): the code that can take that branch."""
+    if not setters:
+        return set()
+    return set(setters) | {hop.src_key for hop in lens.upstream(setters)}
+
+
+def _set_when(lens: LensInput, answer: Answer, setters: list[WorldEdge]) -> list[str]:
+    """``CA-RETURN-CODE = 90 (path:line) when “IF SQLCODE NOT EQUAL 0” (path:line)``, the
+    condition (``conditions.branch_of``) recorded in the answer's details too."""
+    shown = []
+    for edge in setters:
+        sets = f"{label(edge.dst_key).split('.')[-1]} {edge.detail}"
+        item = f"{sets} ({answer.cite(edge.path, edge.line)})"
+        branch = branch_of(lens.session, lens.world_id, edge.path, edge.line)
+        if branch is not None and lens.in_scope(branch.path):
+            where = answer.cite(branch.path, branch.line)
+            item += answer.word(" when “{condition}” ({where})", condition=branch.text, where=where)
+            answer.details.setdefault("conditions", []).append(
+                {
+                    "sets": sets,
+                    "doc_id": edge.path,
+                    "line": edge.line,
+                    "condition": branch.text,
+                    "condition_line": branch.line,
+                }
+            )
+        shown.append(item)
+    return shown
+
+
 def _involved(lens: LensInput, answer: Answer) -> list[tuple[WorldEntity, list[WorldEdge]]]:
     resolved = resolve(lens)
     found = {c.key: c for c in rank(lens, resolved)}
@@ -117,8 +150,12 @@ def _involved(lens: LensInput, answer: Answer) -> list[tuple[WorldEntity, list[W
             for writer in lens.edges(dst=[e.key for e in group], kinds=["writes"]):
                 found.setdefault(writer.src_key, Candidate(writer.src_key)).bonus += 0.02
     setting = _evidence(lens, found)
+    reaching = _reaching(lens, list(setting))
     involved: list[tuple[WorldEntity, list[WorldEdge], Candidate]] = []
-    for candidate in sorted(found.values(), key=lambda c: (-c.score, c.key)):
+    order = sorted(
+        found.values(), key=lambda c: (bool(reaching) and c.key not in reaching, -c.score, c.key)
+    )
+    for candidate in order:
         if candidate.key.startswith(("PARA:", "SECT:")):
             found_entity = entity_of(lens, candidate)
             if found_entity is not None:
@@ -126,20 +163,18 @@ def _involved(lens: LensInput, answer: Answer) -> list[tuple[WorldEntity, list[W
         if len(involved) >= MAX_INVOLVED:
             break
     for rank_number, (_entity, setters, candidate) in enumerate(involved):
-        lead = "Look first at " if rank_number == 0 else "Also check "
+        lead = answer.word("Look first at " if rank_number == 0 else "Also check ")
         state(lens, answer, candidate, lead)
         if setters:
-            shown = ", ".join(
-                f"{label(e.dst_key).split('.')[-1]} {e.detail} ({answer.cite(e.path, e.line)})"
-                for e in setters[:3]
-            )
-            answer.say(f"It sets {shown}.")
+            answer.tell("It sets {items}.", items=", ".join(_set_when(lens, answer, setters[:3])))
     return [(entity, setters) for entity, setters, _ in involved]
 
 
 def run_troubleshoot(lens: LensInput) -> Answer:
     """Diagnoses a symptom: where to look, how it is reached, candidate causes."""
-    answer = Answer("troubleshoot", steps=["resolve entities", "hybrid search", "quoted values"])
+    answer = Answer(
+        "troubleshoot", lang=lens.lang, steps=["resolve entities", "hybrid search", "quoted values"]
+    )
     involved = _involved(lens, answer)
     if involved:
         answer.steps += ["graph: code paths", "data flow: writers of inputs"]
@@ -152,7 +187,11 @@ def run_troubleshoot(lens: LensInput) -> Answer:
             if h.kind != "contains"
         ]
         if chain:
-            answer.say(f"{paragraph.name} is reached by: {' → '.join(chain)} → {paragraph.name}.")
+            answer.tell(
+                "{name} is reached by: {chain} → {name}.",
+                name=paragraph.name,
+                chain=" → ".join(chain),
+            )
         reads = sorted(
             {
                 label(e.dst_key).split(".")[-1]
@@ -178,9 +217,13 @@ def run_troubleshoot(lens: LensInput) -> Answer:
             seen.add((cause.path, cause.line))
             ranked.append(cause)
     for number, cause in enumerate(ranked[:MAX_CAUSES], start=1):
-        answer.say(
-            f"Candidate cause {number}: {label(cause.writer)} sets {cause.field}: "
-            f"“{shorten(cause.text)}” ({answer.cite(cause.path, cause.line)})."
+        answer.tell(
+            "Candidate cause {number}: {writer} sets {field}: “{text}” ({where}).",
+            number=number,
+            writer=label(cause.writer),
+            field=cause.field,
+            text=shorten(cause.text),
+            where=answer.cite(cause.path, cause.line),
         )
     answer.details["causes"] = [
         {
@@ -198,11 +241,12 @@ def run_troubleshoot(lens: LensInput) -> Answer:
             lens,
             answer,
             Candidate(f"DOC:{hit.path}:{hit.chunk.line_start}", [hit.score], hit=hit),
-            "Documented: ",
+            answer.word("Documented: "),
         )
     if not answer.sentences:
-        answer.say(
-            f"Nothing in world {lens.world_id!r} matches this symptom; name the program, "
-            "paragraph or field involved."
+        answer.tell(
+            "Nothing in world {world} matches this symptom; name the program, paragraph or "
+            "field involved.",
+            world=repr(lens.world_id),
         )
     return answer
