@@ -372,7 +372,7 @@ def conversation_reply(
         _conversation_action(
             workspace,
             conversation_id,
-            lambda s, c: conversations.add_message(s, c, "operator", text),
+            lambda s, c: conversations.add_operator_reply(s, c, text),
         ),
     )
     emit({"id": row.id, "role": row.role, "content": row.content}, as_json)

@@ -77,7 +77,7 @@ def test_the_evaluation_schema_accepts_every_turn_status() -> None:
 def test_a_tool_limited_run_shows_its_label_in_the_transcript() -> None:
     moment = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
     message = SimpleNamespace(
-        role="assistant", created_at=moment, content="No encontré…", run_id="run_1"
+        id=1, role="assistant", created_at=moment, content="No encontré…", run_id="run_1"
     )
     run = SimpleNamespace(
         status="tool_limit",

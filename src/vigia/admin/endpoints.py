@@ -230,5 +230,5 @@ def operator_reply(
     """An operator's reply, stored in the conversation's history."""
     ws = workspaces.find_workspace(db, workspace)
     row = conversations.get_conversation(db, ws.id, conversation_id)
-    message = conversations.add_message(db, row, "operator", body.content)
+    message = conversations.add_operator_reply(db, row, body.content)
     return OperatorReplyOut.model_validate(message)

@@ -249,6 +249,11 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "inbox.empty": ("Nadie espera respuesta.", "Nobody is waiting."),
     "inbox.reply": ("Respuesta del operador", "Operator reply"),
     "inbox.send": ("Responder", "Reply"),
+    "inbox.blank_reply": (
+        "Escribí una respuesta: no puede quedar en blanco.",
+        "Write a reply: it cannot be blank.",
+    ),
+    "inbox.new_messages": ("Mensajes nuevos: {n} (ver)", "New messages: {n} (show)"),
     "inbox.release": ("Devolver al agente", "Give back to the agent"),
     # usage
     "usage.budget": ("Presupuesto del mes", "This month's budget"),

@@ -1,6 +1,7 @@
 """Conversaciones (filter by agent and status; a transcript with each turn's run trace) and
 Bandeja, the operator inbox: conversations a person holds, newest first, answered and
-released from there. The inbox list and the open transcript refresh themselves (htmx)."""
+released from there. The inbox list refreshes itself (htmx); the open transcript gets only
+its new messages appended (console.js), so the scroll position and open traces stay."""
 
 from __future__ import annotations
 
@@ -125,15 +126,19 @@ def release(
 
 @router.post("/conversations/{conversation_id}/reply", dependencies=Checked)
 def reply(
+    request: Request,
     conversation_id: str,
     access: Operator,
     db: Db,
-    content: Annotated[str, Field(min_length=1, max_length=20_000)],
+    content: Annotated[str, Field(max_length=20_000)] = "",
     back: Annotated[str, Field(max_length=20)] = "inbox",
 ) -> Response:
-    """An operator's reply, stored in the conversation (the client reads it from there)."""
+    """An operator's reply, signed with their name and stored in the conversation (the
+    client reads it from there); a blank one is refused next to the field, nothing stored."""
     row = conversations.get_conversation(db, access.workspace.id, conversation_id)
-    conversations.add_message(db, row, "operator", content)
+    if not content.strip():
+        return _inbox_page(request, access, db, conversation_id, reply_blank=True)
+    conversations.add_operator_reply(db, row, content, author=access.user.name)
     return see_other(_back(access, conversation_id, back))
 
 
@@ -141,20 +146,29 @@ def _inbox_rows(db: Session, access: Access) -> list[conversations.ConversationS
     return conversations.list_conversations(db, access.workspace.id, handoff=True)
 
 
-@router.get("/inbox")
-def inbox(request: Request, access: ConversationReader, db: Db, c: str = "") -> Response:
-    """Conversations in handoff, newest first; ``c`` opens one of them beside the list."""
+def _inbox_page(
+    request: Request, access: Access, db: Session, c: str, *, reply_blank: bool = False
+) -> Response:
+    """The inbox, ``c`` open beside the list; ``reply_blank`` refuses a blank reply (422)."""
     opened = _transcript(db, access, c) if c else None
     return page(
         request,
         "inbox.html",
+        status=422 if reply_blank else 200,
         access=access,
         section="inbox",
         rows=_inbox_rows(db, access),
         slugs=_slugs(db, access),
         opened=opened,
         current=c,
+        reply_blank=reply_blank,
     )
+
+
+@router.get("/inbox")
+def inbox(request: Request, access: ConversationReader, db: Db, c: str = "") -> Response:
+    """Conversations in handoff, newest first; ``c`` opens one of them beside the list."""
+    return _inbox_page(request, access, db, c)
 
 
 @router.get("/inbox/items")

@@ -47,4 +47,6 @@ class Message(Base):
     run_id: Mapped[str | None] = mapped_column(String(36), default=None)
     flagged: Mapped[bool] = mapped_column(default=False, server_default=false())
     """A contact's message a guardrail blocked (sent during a handoff): never model input."""
+    author: Mapped[str | None] = mapped_column(String(64), default=None)
+    """Who wrote an operator's reply (the console user's name); null when nobody said."""
     created_at: Mapped[datetime] = created_column()

@@ -38,6 +38,8 @@ class MessageOut(BaseModel):
     run_id: str | None
     flagged: bool = False
     """Input a guardrail blocked while a person held the conversation (never model input)."""
+    author: str | None = None
+    """Who wrote an operator reply (the console user's name), when known."""
     created_at: Timestamp
 
 
@@ -70,3 +72,4 @@ class OperatorReplyOut(BaseModel):
     id: int
     role: str
     content: str
+    author: str | None = None

@@ -199,6 +199,18 @@ def add_message(
     return message
 
 
+def add_operator_reply(
+    session: Session, conversation: Conversation, content: str, author: str | None = None
+) -> Message:
+    """Appends a person's reply, signed by ``author`` when given; a blank one is refused."""
+    if not content.strip():
+        raise Invalid("an operator reply cannot be blank")
+    message = add_message(session, conversation, "operator", content)
+    message.author = author
+    session.flush()
+    return message
+
+
 def set_handoff(session: Session, conversation: Conversation, on: bool) -> Conversation:
     """Hands the conversation to a human (on) or back to the agent (off)."""
     conversation.handoff = on

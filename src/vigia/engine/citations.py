@@ -6,6 +6,13 @@ verbatim; an upstream model paraphrases), in passage order, at most ``SNIPPET_SE
 the best one always, another only while the snippet stays within ``SNIPPET_CHARS`` (a
 long neighbour must not push the cited sentence past the cut).
 A passage no citing sentence resembles falls back to its opening.
+
+A model that may write no markers at all (small local models often do not; every model
+but the embedded answerer, which marks exactly what it takes) still gets its answer
+attributed: until the answer's first marker, a sentence that restates one passage
+(at least ``ATTRIBUTION_TERMS`` of its content words, and ``ATTRIBUTION_SHARE`` of them, in
+that passage; a question is not a claim) is given that passage's marker, so its citation
+is attached as if written.
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from vigia.llm.protocol import Passage
 MARKER = re.compile(r"\[(\d{1,3})\]")
 SNIPPET_CHARS = 600
 SNIPPET_SENTENCES = 2
+ATTRIBUTION_TERMS = 3
+ATTRIBUTION_SHARE = 0.5
 
 
 def _clip(text: str) -> str:
@@ -52,6 +61,7 @@ class CitationMap:
     """Rewrites markers sentence by sentence; unknown markers are removed.
 
     Disabled (``enabled=False``) for answers the client asked as JSON: ``[1]`` there is data.
+    ``attribute=False`` trusts the model's markers alone (no attribution of unmarked text).
     ``redact`` is applied to each cited passage before its snippet is chosen (so a value is
     never half cut and half shown).
     """
@@ -61,17 +71,43 @@ class CitationMap:
         passages: list[Passage],
         enabled: bool = True,
         redact: Callable[[str], str] | None = None,
+        attribute: bool = True,
     ) -> None:
         self._passages = passages
         self._enabled = enabled
         self._numbers: dict[int, int] = {}
         self._citing: dict[int, list[str]] = {}
         self._redact = redact
+        self._marked = not attribute
+        self._terms: dict[int, set[str]] = {}
+
+    def _attributed(self, sentence: str) -> int | None:
+        """The passage (numbered from 1) an unmarked sentence restates, if one clearly does."""
+        if "?" in sentence:
+            return None
+        terms = set(content_terms(sentence))
+        if len(terms) < ATTRIBUTION_TERMS:
+            return None
+        best, chosen = 0, None
+        for number, passage in enumerate(self._passages, start=1):
+            if number not in self._terms:
+                self._terms[number] = set(content_terms(passage.text))
+            common = len(terms & self._terms[number])
+            if common > best:
+                best, chosen = common, number
+        if best >= ATTRIBUTION_TERMS and best >= ATTRIBUTION_SHARE * len(terms):
+            return chosen
+        return None
 
     def rewrite(self, sentence: str) -> str:
         if not self._enabled:
             return sentence
         plain = MARKER.sub("", sentence).strip()
+        if MARKER.search(sentence):
+            self._marked = True
+        elif not self._marked and (number := self._attributed(plain)) is not None:
+            body = sentence.rstrip()
+            sentence = f"{body} [{number}]{sentence[len(body) :]}"
 
         def replace(match: re.Match[str]) -> str:
             original = int(match.group(1))

@@ -124,6 +124,9 @@ class EmbeddedModel:
     """The offline default provider; the answer arrives sentence by sentence."""
 
     name = "embedded"
+    writes_markers = True
+    """Every sentence it takes from a passage carries that passage's marker, and only those:
+    its other sentences (greetings, "not found") are not to be attributed."""
 
     def stream(self, request: ModelRequest) -> Iterator[ModelEvent]:
         answer = compose(request)

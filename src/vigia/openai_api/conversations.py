@@ -30,6 +30,8 @@ class CustomerMessage(BaseModel):
 
     role: Literal["user", "assistant", "operator"]
     content: str
+    author: str | None = None
+    """The name of the person who wrote an operator message, when known."""
     created_at: Timestamp
 
 

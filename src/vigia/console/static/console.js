@@ -1,4 +1,5 @@
-// Vigia console: the playground's streamed turns, upload progress and confirmations.
+// Vigia console: the playground's streamed turns, upload progress, confirmations and the
+// inbox's live transcript.
 // Loaded as a file (the CSP allows no inline script); htmx does the rest.
 "use strict";
 
@@ -129,6 +130,47 @@
     form.addEventListener("htmx:afterRequest", function () { bar.hidden = true; form.reset(); });
   }
 
+  // The open inbox transcript: every few seconds only the messages not shown yet are
+  // appended (patched, never replaced), so the operator's scroll position and open traces
+  // stay; new ones are announced by a button that scrolls to them when asked.
+  function liveTranscript(box) {
+    const log = box.querySelector("[data-role=transcript]");
+    const notice = box.querySelector("[data-role=new-messages]");
+    let unseen = 0;
+    notice.addEventListener("click", function () {
+      unseen = 0;
+      notice.hidden = true;
+      log.scrollTop = log.scrollHeight;
+    });
+    function patch(html) {
+      const fresh = new DOMParser().parseFromString(html, "text/html");
+      let added = 0;
+      fresh.querySelectorAll("[data-message-id]").forEach(function (message) {
+        const id = message.dataset.messageId;
+        if (!log.querySelector("[data-message-id=\"" + id + "\"]")) {
+          log.appendChild(document.importNode(message, true));
+          added += 1;
+        }
+      });
+      if (!added) { return; }
+      const placeholder = log.querySelector("[data-role=no-messages]");
+      if (placeholder) { placeholder.remove(); }
+      unseen += added;
+      notice.textContent = box.dataset.newText.replace("{n}", String(unseen));
+      notice.hidden = false;
+    }
+    function poll() {
+      fetch(box.dataset.poll, { credentials: "same-origin" }).then(function (response) {
+        return response.ok ? response.text() : "";
+      }).then(function (html) {
+        if (html) { patch(html); }
+      }).catch(function () { /* the next poll tries again */ }).finally(function () {
+        window.setTimeout(poll, 3000);
+      });
+    }
+    window.setTimeout(poll, 3000);
+  }
+
   document.addEventListener("submit", function (event) {
     const form = event.target;
     if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
@@ -141,5 +183,7 @@
     if (chat) { playground(chat); }
     const upload = document.getElementById("upload");
     if (upload) { uploadProgress(upload); }
+    const live = document.getElementById("live-transcript");
+    if (live) { liveTranscript(live); }
   });
 })();

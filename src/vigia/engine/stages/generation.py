@@ -69,6 +69,7 @@ class Generation:
             turn.passages,
             enabled=not turn.request.structured,
             redact=self.checker.redact_snippet,
+            attribute=not getattr(self.model, "writes_markers", False),
         )
         self.status: TurnStatus = "ok"
         self.content = ""
