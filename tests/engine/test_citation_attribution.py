@@ -4,9 +4,8 @@ that restates one passage is given that passage's marker (``CitationMap``, attri
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.chat_calls import ADMIN, chat
+from tests.chat_calls import chat, publish_upstream_agent
 from tests.conftest import Tenant
-from tests.upstream_hosts import allow_upstream
 from vigia.engine import pipeline
 from vigia.engine.citations import CitationMap
 from vigia.engine.stages.retrieval import Retrieval
@@ -94,14 +93,7 @@ def test_an_upstream_answer_without_markers_comes_back_cited(
         return Retrieval(list(PASSAGES))
 
     monkeypatch.setattr(pipeline, "retrieve", retrieve)
-    base = f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
-    patch = {
-        "model": {"provider": "openai", "name": "gpt-4o-mini", "base_url": "http://up.test/v1"},
-        "guardrails": {"grounding": "off"},
-    }
-    allow_upstream(tenant.workspace_id, "http://up.test/v1")
-    client.patch(base, json=patch, headers=ADMIN)
-    client.post(f"{base}/publish", headers=ADMIN)
+    publish_upstream_agent(client, tenant, {"guardrails": {"grounding": "off"}})
     reply = "El presupuesto mensual pausa el espacio de trabajo cuando llega al límite."
     with override_model(replying(reply), name="gpt-4o-mini"):
         _, body = chat(client, tenant.production_key, tenant.agent_slug, "¿Qué hace el límite?")

@@ -5,9 +5,8 @@ text (only its markers matter) and retrieval is replaced by fixed passages."""
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.chat_calls import ADMIN, chat
+from tests.chat_calls import chat, publish_upstream_agent
 from tests.conftest import Tenant
-from tests.upstream_hosts import allow_upstream
 from vigia.engine import pipeline
 from vigia.engine.citations import SNIPPET_CHARS, snippet
 from vigia.engine.stages.retrieval import Retrieval
@@ -40,14 +39,7 @@ def test_citations_are_renumbered_in_order_of_use(
         return Retrieval(list(PASSAGES))
 
     monkeypatch.setattr(pipeline, "retrieve", retrieve)
-    base = f"/admin/workspaces/{tenant.workspace_name}/agents/{tenant.agent_slug}"
-    patch = {
-        "model": {"provider": "openai", "name": "gpt-4o-mini", "base_url": "http://up.test/v1"},
-        "guardrails": {"grounding": "off"},
-    }
-    allow_upstream(tenant.workspace_id, "http://up.test/v1")
-    client.patch(base, json=patch, headers=ADMIN)
-    client.post(f"{base}/publish", headers=ADMIN)
+    publish_upstream_agent(client, tenant, {"guardrails": {"grounding": "off"}})
     with override_model(replying(UPSTREAM_TEXT), name="gpt-4o-mini"):
         _, body = chat(client, tenant.production_key, tenant.agent_slug, "¿Qué cubre?")
     content = body["choices"][0]["message"]["content"]

@@ -8,15 +8,13 @@ as a span; the trace keeps the OpenTelemetry trace id it started in.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from vigia.db.base import utcnow
 from vigia.http import client_gone
+from vigia.kit.timed import TimedRecord, timed
 from vigia.observability import report, tracing
 
 
@@ -33,13 +31,8 @@ P = ParamSpec("P")
 StageOutcome = TypeVar("StageOutcome", bound=Outcome)
 
 
-@dataclass
-class StageRecord:
-    name: str
-    started_at: datetime
-    duration_ms: float = 0.0
-    outcome: str = "ok"
-    detail: dict[str, Any] = field(default_factory=dict)
+class StageRecord(TimedRecord):
+    """One stage of a run."""
 
 
 class Trace:
@@ -64,17 +57,8 @@ class Trace:
         """A record for ``name`` timed over the block; no stage starts for a client that
         has gone (``ClientGone``)."""
         client_gone.check()
-        record = StageRecord(name=name, started_at=utcnow())
-        start = time.perf_counter()
-        try:
+        with timed(StageRecord(name=name, started_at=utcnow()), self.add) as record:
             yield record
-        except Exception as error:
-            record.outcome = "error"
-            record.detail.setdefault("error", type(error).__name__)
-            raise
-        finally:
-            record.duration_ms += (time.perf_counter() - start) * 1000
-            self.add(record)
 
     def add(self, record: StageRecord) -> None:
         """Appends a finished record (once) and reports it."""

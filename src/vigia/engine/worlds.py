@@ -19,6 +19,7 @@ from vigia.engine.cost import ledger_cost_usd
 from vigia.engine.models import Run, RunStage
 from vigia.engine.stages.budget import budget_state
 from vigia.engine.stages.input_guardrails import InputCheck
+from vigia.engine.stages.persistence import stage_rows
 from vigia.engine.trace import StageRecord, Trace
 from vigia.errors import Invalid, NotFound, QuotaExceeded
 from vigia.guardrails.config import GuardrailsConfig
@@ -118,18 +119,7 @@ class WorldsGate:
             "trace_id": trace.trace_id,
             "created_at": utcnow(),
         }
-        stages = [
-            {
-                "run_id": log.run_id,
-                "seq": i,
-                "name": s.name,
-                "started_at": s.started_at,
-                "duration_ms": round(s.duration_ms, 3),
-                "outcome": s.outcome,
-                "detail": s.detail,
-            }
-            for i, s in enumerate(trace.stages)
-        ]
+        stages = stage_rows(log.run_id, trace.stages)
         with write_scope() as session:
             session.execute(insert(table_of(Run)), [run])
             if stages:

@@ -149,9 +149,10 @@ def upstream(
     return hops
 
 
-def line_text(session: Session, world_id: str, path: str, line: int) -> str:
-    """The text of ``path:line`` as indexed (empty if unknown)."""
-    chunk = session.scalar(
+def chunk_at(session: Session, world_id: str, path: str, line: int) -> WorldChunk | None:
+    """The indexed passage holding ``path:line`` that starts latest (the most lines before
+    it), or None."""
+    return session.scalar(
         select(WorldChunk)
         .where(
             WorldChunk.world_id == world_id,
@@ -159,8 +160,14 @@ def line_text(session: Session, world_id: str, path: str, line: int) -> str:
             WorldChunk.line_start <= line,
             WorldChunk.line_end >= line,
         )
+        .order_by(WorldChunk.line_start.desc())
         .limit(1)
     )
+
+
+def line_text(session: Session, world_id: str, path: str, line: int) -> str:
+    """The text of ``path:line`` as indexed (empty if unknown)."""
+    chunk = chunk_at(session, world_id, path, line)
     if chunk is None:
         return ""
     lines = chunk.text.splitlines()

@@ -13,25 +13,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from vigia.db.base import utcnow
+from vigia.kit.timed import TimedRecord, timed
 from vigia.llm.metered import UsageLedger
 
 RUN_HEADER = "X-Vigia-Run"
 """The response header naming a worlds turn's run (``vigia runs show RUN``), refusals too."""
 
 
-@dataclass
-class Step:
+class Step(TimedRecord):
     """One timed step of a turn (a stage of its run)."""
-
-    name: str
-    started_at: datetime
-    duration_ms: float = 0.0
-    outcome: str = "ok"
-    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,17 +43,8 @@ class TurnLog:
     @contextmanager
     def step(self, name: str) -> Iterator[Step]:
         """A step timed over the block (an exception marks it ``error`` and goes on)."""
-        record = Step(name, utcnow())
-        start = time.perf_counter()
-        try:
+        with timed(Step(name, utcnow()), self.steps.append) as record:
             yield record
-        except Exception as error:
-            record.outcome = "error"
-            record.detail.setdefault("error", type(error).__name__)
-            raise
-        finally:
-            record.duration_ms += (time.perf_counter() - start) * 1000
-            self.steps.append(record)
 
     @property
     def elapsed_ms(self) -> float:

@@ -17,6 +17,7 @@ from vigia.db.session import write_scope
 from vigia.engine.events import TurnResult
 from vigia.engine.models import Run, RunStage
 from vigia.engine.stages.budget import settle
+from vigia.engine.trace import StageRecord
 from vigia.engine.turn import Turn
 from vigia.llm.protocol import ChatMessage
 from vigia.observability import report
@@ -47,11 +48,11 @@ def _run_values(turn: Turn, model: str) -> dict[str, Any]:
     }
 
 
-def _write_run(session: Session, turn: Turn, run: dict[str, Any]) -> None:
-    session.execute(insert(table_of(Run)), [run])
-    stages = [
+def stage_rows(run_id: str, stages: list[StageRecord]) -> list[dict[str, Any]]:
+    """The ``run_stages`` rows of a run's stages, in order."""
+    return [
         {
-            "run_id": run["id"],
+            "run_id": run_id,
             "seq": i,
             "name": s.name,
             "started_at": s.started_at,
@@ -59,8 +60,13 @@ def _write_run(session: Session, turn: Turn, run: dict[str, Any]) -> None:
             "outcome": s.outcome,
             "detail": s.detail,
         }
-        for i, s in enumerate(turn.trace.stages)
+        for i, s in enumerate(stages)
     ]
+
+
+def _write_run(session: Session, turn: Turn, run: dict[str, Any]) -> None:
+    session.execute(insert(table_of(Run)), [run])
+    stages = stage_rows(run["id"], turn.trace.stages)
     if stages:
         session.execute(insert(table_of(RunStage)), stages)
     if turn.reserved_usd:

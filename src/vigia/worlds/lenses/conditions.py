@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from vigia.worlds.models import WorldChunk
+from vigia.worlds.graph import chunk_at
 from vigia.worlds.source import is_comment, readable
 
 LOOK_BACK = 60
@@ -40,17 +39,7 @@ class Branch:
 
 def _code_lines(session: Session, world_id: str, path: str, line: int) -> list[tuple[int, str]]:
     """The readable code lines of the passage holding ``path:line``, up to that line."""
-    chunk = session.scalar(
-        select(WorldChunk)
-        .where(
-            WorldChunk.world_id == world_id,
-            WorldChunk.path == path,
-            WorldChunk.line_start <= line,
-            WorldChunk.line_end >= line,
-        )
-        .order_by(WorldChunk.line_start.desc())
-        .limit(1)
-    )
+    chunk = chunk_at(session, world_id, path, line)
     if chunk is None:
         return []
     out = []
