@@ -21,7 +21,7 @@ from vigia.agents.schemas import AgentPatch
 from vigia.agents.service import publish, update_draft
 from vigia.db.session import session_scope
 from vigia.guardrails.config import GuardrailsConfig
-from vigia.llm.gguf import sha256_of
+from vigia.kit.digest import file_sha256
 from vigia.llm.local_catalog import add_model
 from vigia.llm.settings import ModelSettings
 
@@ -44,7 +44,7 @@ def smollm2() -> Path:
 
 @cache
 def smollm2_sha256() -> str:
-    return sha256_of(smollm2())
+    return file_sha256(smollm2())
 
 
 def registered_smollm2() -> Path:

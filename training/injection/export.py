@@ -17,7 +17,6 @@ reading.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import time
 from pathlib import Path
@@ -34,6 +33,7 @@ from training.injection import data as rows_data
 from training.injection.thresholds import FPR_TARGETS, MODEL_ID, SHIPPED, figures, thresholds_for
 from training.injection.train import OUT, PARAMETERS, pruned_model
 from training.injection.windows import HEAD, MAX_LENGTH, PREFIX, window_ids
+from training.manifest import sha256
 
 LABELS = ["benign", "attack"]
 INPUTS = ["input_ids", "attention_mask"]
@@ -91,10 +91,6 @@ def onnx_probabilities(path: Path, windows: list[list[int]], pad: int) -> np.nda
         shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
         out[part] = shifted[:, 1] / shifted.sum(axis=1)
     return out
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def main() -> None:

@@ -11,7 +11,6 @@ the session is created once, with one intra-op thread.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ import onnxruntime
 
 from vigia.guardrails.injection_tokens import InjectionTokenizer
 from vigia.kit import model_work
+from vigia.kit.digest import file_sha256
 
 MODEL_ID = "vigia-injection-2.0.0"
 MODEL_DIR = Path(__file__).parent / "data" / MODEL_ID
@@ -33,14 +33,6 @@ BATCH = 16
 
 class InjectionModelError(RuntimeError):
     """The model folder is not the model this code reads."""
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _expect(what: str, found: object, expected: object) -> None:
@@ -90,7 +82,7 @@ def load_model(folder: Path = MODEL_DIR, model_id: str = MODEL_ID) -> InjectionM
     _expect("inputs", tuple(meta.get("inputs", ())), INPUTS)
     _expect("outputs", tuple(meta.get("outputs", ())), OUTPUTS)
     for name, digest in meta["files"].items():
-        _expect(f"file {name} SHA-256", _sha256(folder / name), digest)
+        _expect(f"file {name} SHA-256", file_sha256(folder / name), digest)
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from vigia.errors import Invalid
@@ -26,12 +25,3 @@ def gguf_file(path: str | Path) -> Path:
     if magic != GGUF_MAGIC:
         raise Invalid(f"model file {file} is not a GGUF file (llama.cpp's format)")
     return file
-
-
-def sha256_of(file: Path) -> str:
-    """The file's SHA-256 as lowercase hex (read in 1 MiB pieces)."""
-    digest = hashlib.sha256()
-    with file.open("rb") as handle:
-        while piece := handle.read(1 << 20):
-            digest.update(piece)
-    return digest.hexdigest()

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from vigia.config import get_settings
 from vigia.errors import Invalid
-from vigia.llm.gguf import gguf_file, sha256_of
+from vigia.kit.digest import file_sha256
+from vigia.llm.gguf import gguf_file
 
 CATALOG_FILE = "models.json"
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -59,7 +60,7 @@ def add_model(path: str | Path, sha256: str) -> LocalModelFile:
     if not SHA256.match(stated):
         raise Invalid("--sha256 must be 64 hexadecimal characters")
     file = gguf_file(path)
-    actual = sha256_of(file)
+    actual = file_sha256(file)
     if actual != stated:
         raise Invalid(f"checksum mismatch for {file}: the file's SHA-256 is {actual}")
     entry = LocalModelFile(
