@@ -8,7 +8,12 @@ first byte of content through Vigia (which streams whole sentences) against the 
 upstream's first chunk and the end of its first sentence, on a mock that sends one word
 every 20 ms.
 
+The targets take turns in blocks of 25 sequential calls (latency) and of 200 concurrent
+calls (throughput, each target's median round), so a load swing on this shared machine
+reaches all of them alike.
+
     .venv/bin/python bench/gateway_overhead.py [--calls 300] [--concurrency 8]
+        [--baseline-src <another tree>/src]   # before/after in one run
 """
 
 from __future__ import annotations
@@ -70,42 +75,71 @@ def start(cmd: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[by
     return subprocess.Popen(cmd, env=env, stdout=handle, stderr=subprocess.STDOUT)
 
 
-def measure(
-    url: str, headers: dict[str, str], model: str, calls: int, concurrency: int
-) -> dict[str, float]:
+Target = tuple[str, dict[str, str], str]
+"""A chat completions URL, its headers and the model to name."""
+
+
+def latencies(targets: dict[str, Target], calls: int, block: int = 25) -> dict[str, list[float]]:
+    """Milliseconds per sequential call on keep-alive clients, the targets taking turns in
+    blocks of ``block`` calls (each block after 5 unmeasured calls: a server still busy
+    after its last answer, LiteLLM's logging, slows the next one's first calls)."""
+    clients = {name: httpx.Client(headers=h, timeout=30) for name, (_, h, _) in targets.items()}
+    seen: dict[str, list[float]] = {name: [] for name in targets}
+    try:
+        for name, (url, _, model) in targets.items():  # warm-up
+            for _ in range(30):
+                clients[name].post(url, json={**BODY, "model": model}).raise_for_status()
+        for start in range(0, calls, block):
+            for name, (url, _, model) in targets.items():
+                for n in range(-5, min(block, calls - start)):
+                    t0 = time.perf_counter()
+                    clients[name].post(url, json={**BODY, "model": model}).raise_for_status()
+                    if n >= 0:
+                        seen[name].append((time.perf_counter() - t0) * 1000)
+    finally:
+        for client in clients.values():
+            client.close()
+    return seen
+
+
+def throughput(target: Target, calls: int, concurrency: int) -> float:
+    """Requests per second of ``calls`` calls from ``concurrency`` keep-alive clients."""
+    url, headers, model = target
     body = {**BODY, "model": model}
-    with httpx.Client(headers=headers, timeout=30) as client:
-        for _ in range(30):
-            client.post(url, json=body).raise_for_status()
-        latencies = []
-        for _ in range(calls):
-            t0 = time.perf_counter()
-            client.post(url, json=body).raise_for_status()
-            latencies.append((time.perf_counter() - t0) * 1000)
-    latencies.sort()
-    total = calls * 2
-
-    def one(_: int) -> None:
-        httpx.post(url, json=body, headers=headers, timeout=30).raise_for_status()
-
     clients = [httpx.Client(headers=headers, timeout=30) for _ in range(concurrency)]
 
     def worker(i: int) -> None:
-        c = clients[i % concurrency]
-        for _ in range(total // concurrency):
-            c.post(url, json=body).raise_for_status()
+        for _ in range(calls // concurrency):
+            clients[i].post(url, json=body).raise_for_status()
 
     t0 = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as pool:
         list(pool.map(worker, range(concurrency)))
-    rps = (total // concurrency) * concurrency / (time.perf_counter() - t0)
+    rps = (calls // concurrency) * concurrency / (time.perf_counter() - t0)
     for c in clients:
         c.close()
-    return {
-        "p50": statistics.median(latencies),
-        "p99": latencies[int(len(latencies) * 0.99) - 1],
-        "rps": rps,
-    }
+    return rps
+
+
+def measure(
+    targets: dict[str, Target], calls: int, concurrency: int, rounds: int = 3
+) -> dict[str, dict[str, float]]:
+    """p50/p99 ms (latency, in turns) and median req/s over ``rounds`` alternating
+    throughput rounds of ``2 * calls / rounds`` calls per target."""
+    seen = latencies(targets, calls)
+    rates: dict[str, list[float]] = {name: [] for name in targets}
+    for _ in range(rounds):
+        for name, target in targets.items():
+            rates[name].append(throughput(target, calls * 2 // rounds, concurrency))
+    results = {}
+    for name, values in seen.items():
+        values.sort()
+        results[name] = {
+            "p50": statistics.median(values),
+            "p99": values[int(len(values) * 0.99) - 1],
+            "rps": statistics.median(rates[name]),
+        }
+    return results
 
 
 def first_bytes(url: str, headers: dict[str, str], model: str, calls: int) -> dict[str, float]:
@@ -136,6 +170,43 @@ def first_bytes(url: str, headers: dict[str, str], model: str, calls: int) -> di
     return {"first": statistics.median(first), "sentence": statistics.median(sentence)}
 
 
+def set_up(vigia: Path, vigia_env: dict[str, str], mock: str, slow: str) -> str:
+    """The bench workspace in ``vigia_env``'s data dir: the agent on the mock with every
+    guardrail off, one with the default guardrails, one on the slow mock; returns a key."""
+
+    def run(*a: str) -> str:
+        out = subprocess.run(
+            [str(vigia), *a, "--json"], env=vigia_env, check=True, capture_output=True, text=True
+        )
+        return out.stdout
+
+    run("workspace", "create", "bench")
+    run("agent", "create", "mock", "--workspace", "bench")
+    patch = {
+        "model": {"provider": "openai", "name": "mock", "base_url": mock},
+        "guardrails": {
+            "injection": "off",
+            "length": "off",
+            "topics": "off",
+            "grounding": "off",
+            "personal_data": "off",
+        },
+    }
+    run("workspace", "tool-hosts", "bench", "127.0.0.1")  # the mock's loopback address
+    run("agent", "update", "mock", "--workspace", "bench", "--set", json.dumps(patch))
+    run("agent", "publish", "mock", "--workspace", "bench")
+    agents = {
+        "guarded": {"model": patch["model"]},  # the default guardrails
+        "streamed": {**patch, "model": {**patch["model"], "base_url": slow}},
+    }
+    for slug, agent_config in agents.items():
+        run("agent", "create", slug, "--workspace", "bench")
+        run("agent", "update", slug, "--workspace", "bench", "--set", json.dumps(agent_config))
+        run("agent", "publish", slug, "--workspace", "bench")
+    key: str = json.loads(run("key", "create", "--workspace", "bench", "--rpm", "10000"))["key"]
+    return key
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=300)
@@ -143,6 +214,12 @@ def main() -> None:
     parser.add_argument("--skip-litellm", action="store_true")
     parser.add_argument("--guarded-calls", type=int, default=100, help="default guardrails")
     parser.add_argument("--stream-calls", type=int, default=20)
+    parser.add_argument(
+        "--baseline-src",
+        type=Path,
+        help="another tree's src/: a second Vigia runs it on data of its own, taking turns "
+        "with the others (before/after in one run)",
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="vigia-bench-"))
     procs: list[subprocess.Popen[bytes]] = []
@@ -166,78 +243,31 @@ def main() -> None:
 
         venv_bin = Path(sys.executable).parent
         vigia_env = {**env, "VIGIA_DATA_DIR": str(work / "vigia")}
-
-        def run(*a: str) -> str:
-            out = subprocess.run(
-                [str(venv_bin / "vigia"), *a, "--json"],
-                env=vigia_env,
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            return out.stdout
-
-        run("workspace", "create", "bench")
-        run("agent", "create", "mock", "--workspace", "bench")
-        patch = {
-            "model": {"provider": "openai", "name": "mock", "base_url": mock},
-            "guardrails": {
-                "injection": "off",
-                "length": "off",
-                "topics": "off",
-                "grounding": "off",
-                "personal_data": "off",
-            },
-        }
-        run("workspace", "tool-hosts", "bench", "127.0.0.1")  # the mock's loopback address
-        run("agent", "update", "mock", "--workspace", "bench", "--set", json.dumps(patch))
-        run("agent", "publish", "mock", "--workspace", "bench")
-        agents = {
-            "guarded": {"model": patch["model"]},  # the default guardrails
-            "streamed": {**patch, "model": {**patch["model"], "base_url": slow}},
-        }
-        for slug, agent_config in agents.items():
-            run("agent", "create", slug, "--workspace", "bench")
-            run("agent", "update", slug, "--workspace", "bench", "--set", json.dumps(agent_config))
-            run("agent", "publish", slug, "--workspace", "bench")
-        key = json.loads(run("key", "create", "--workspace", "bench", "--rpm", "10000"))["key"]
-        procs.append(
-            start(
-                [
-                    str(venv_bin / "vigia"),
-                    "serve",
-                    "--port",
-                    str(vigia_port),
-                    "--log-level",
-                    "warning",
-                ],
-                vigia_env,
-                work / "vigia.log",
-            )
-        )
+        key = set_up(venv_bin / "vigia", vigia_env, mock, slow)
+        serve = [str(venv_bin / "vigia"), "serve", "--log-level", "warning", "--port"]
+        procs.append(start([*serve, str(vigia_port)], vigia_env, work / "vigia.log"))
         wait_ready(f"http://127.0.0.1:{vigia_port}/healthz")
+        baseline_port, baseline_key = free_port(), ""
+        if args.baseline_src:
+            baseline_env = {
+                **vigia_env,
+                "VIGIA_DATA_DIR": str(work / "baseline"),
+                "PYTHONPATH": str(args.baseline_src.resolve()),
+            }
+            baseline_key = set_up(venv_bin / "vigia", baseline_env, mock, slow)
+            procs.append(start([*serve, str(baseline_port)], baseline_env, work / "base.log"))
+            wait_ready(f"http://127.0.0.1:{baseline_port}/healthz")
 
-        results = {
-            "direct (floor)": measure(
-                f"{mock}/chat/completions", {}, "mock", args.calls, args.concurrency
-            )
-        }
-        results["vigia"] = measure(
-            f"http://127.0.0.1:{vigia_port}/v1/chat/completions",
-            {"Authorization": f"Bearer {key}"},
-            "mock",
-            args.calls,
-            args.concurrency,
-        )
         vigia_auth = {"Authorization": f"Bearer {key}"}
         vigia_url = f"http://127.0.0.1:{vigia_port}/v1/chat/completions"
-        guarded = measure(vigia_url, vigia_auth, "guarded", args.guarded_calls, args.concurrency)
-        streams = {
-            "direct (floor)": first_bytes(
-                f"{slow}/chat/completions", {}, "mock", args.stream_calls
-            ),
-            "vigia": first_bytes(vigia_url, vigia_auth, "streamed", args.stream_calls),
+        targets: dict[str, Target] = {
+            "direct (floor)": (f"{mock}/chat/completions", {}, "mock"),
+            "vigia": (vigia_url, vigia_auth, "mock"),
         }
+        if args.baseline_src:
+            baseline_url = f"http://127.0.0.1:{baseline_port}/v1/chat/completions"
+            baseline_auth = {"Authorization": f"Bearer {baseline_key}"}
+            targets["vigia (baseline)"] = (baseline_url, baseline_auth, "mock")
         if not args.skip_litellm:
             master = "sk-" + secrets.token_hex(24)
             config = work / "litellm.yaml"
@@ -262,17 +292,28 @@ def main() -> None:
                 )
             )
             wait_ready(f"http://127.0.0.1:{litellm_port}/health/liveliness", timeout_s=240)
-            results["litellm proxy"] = measure(
-                f"http://127.0.0.1:{litellm_port}/v1/chat/completions",
-                {"Authorization": f"Bearer {master}"},
-                "mock",
-                args.calls,
-                args.concurrency,
-            )
+            litellm_url = f"http://127.0.0.1:{litellm_port}/v1/chat/completions"
+            targets["litellm proxy"] = (litellm_url, {"Authorization": f"Bearer {master}"}, "mock")
+        results = measure(targets, args.calls, args.concurrency)
+        guarded = measure(
+            {
+                "direct (floor)": targets["direct (floor)"],
+                "guarded": (vigia_url, vigia_auth, "guarded"),
+            },
+            args.guarded_calls,
+            args.concurrency,
+        )
+        streams = {
+            "direct (floor)": first_bytes(
+                f"{slow}/chat/completions", {}, "mock", args.stream_calls
+            ),
+            "vigia": first_bytes(vigia_url, vigia_auth, "streamed", args.stream_calls),
+        }
         floor = results["direct (floor)"]
         print(
-            f"{args.calls} sequential calls (latency), {args.calls * 2} calls at concurrency "
-            f"{args.concurrency} (throughput)"
+            f"{args.calls} sequential calls per target in blocks of 25 (latency); 3 alternating "
+            f"rounds of {args.calls * 2 // 3} calls at concurrency {args.concurrency}, median "
+            "(throughput)"
         )
         print("| target | p50 ms | p99 ms | added p50 ms | added p99 ms | req/s |")
         print("|---|---|---|---|---|---|")
@@ -281,10 +322,11 @@ def main() -> None:
                 f"| {name} | {r['p50']:.2f} | {r['p99']:.2f} | {r['p50'] - floor['p50']:.2f} | "
                 f"{r['p99'] - floor['p99']:.2f} | {r['rps']:.0f} |"
             )
+        g, g_floor = guarded["guarded"], guarded["direct (floor)"]
         print(
-            f"vigia, default guardrails ({args.guarded_calls} calls): p50 "
-            f"{guarded['p50']:.2f} ms, added p50 {guarded['p50'] - floor['p50']:.2f} ms, "
-            f"p99 {guarded['p99']:.2f} ms, {guarded['rps']:.0f} req/s"
+            f"vigia, default guardrails ({args.guarded_calls} calls, in turns with the "
+            f"floor): p50 {g['p50']:.2f} ms, added p50 {g['p50'] - g_floor['p50']:.2f} ms, "
+            f"p99 {g['p99']:.2f} ms, {g['rps']:.0f} req/s"
         )
         print("streamed, one word per 20 ms (median ms):")
         for name, r in streams.items():
@@ -296,9 +338,9 @@ def main() -> None:
             ratio = (results["vigia"]["p50"] - floor["p50"]) / (
                 results["litellm proxy"]["p50"] - floor["p50"]
             )
-            throughput = results["vigia"]["rps"] / results["litellm proxy"]["rps"]
+            times = results["vigia"]["rps"] / results["litellm proxy"]["rps"]
             print(f"vigia added p50 / litellm added p50 = {ratio:.3f} (goal <= 0.15)")
-            print(f"vigia req/s / litellm req/s = {throughput:.2f} (goal >= 4)")
+            print(f"vigia req/s / litellm req/s = {times:.2f} (goal >= 4)")
     finally:
         for proc in procs:
             proc.terminate()

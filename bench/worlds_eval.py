@@ -11,6 +11,8 @@ base (genapp), and indexing speed.
   true`` through the app in-process (ASGI). The README's rule: a case passes when one of its
   ``files`` is a substring of some ``sources[].doc_id`` and every one of its ``words``
   appears, case-insensitively, in the ``headline``. Reported per kind and language.
+- ``zopeneditor`` (held-out COBOL) and ``starlette`` (held-out Markdown docs): questions in
+  genapp's format over a fetched folder (``--zopeneditor``, ``--starlette``), same rule.
 - ``speed``: a fresh index (with embeddings, no cache) of a code base of ``--lines`` lines
   made of copies of genapp and payroll, then a no-change re-index; load average reported.
 
@@ -39,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAYROLL = ROOT / "tests" / "worlds" / "payroll"
 PAYROLL_QUESTIONS = ROOT / "bench" / "data" / "worlds" / "payroll.jsonl"
 ZOPENEDITOR_QUESTIONS = ROOT / "bench" / "data" / "worlds" / "zopeneditor.jsonl"
+STARLETTE_QUESTIONS = ROOT / "bench" / "data" / "worlds" / "starlette-docs.jsonl"
 DATA = ROOT.parent / "shared" / "data" / "worlds"
 OUT = ROOT / "bench" / ".out"
 PASSWORD = "bench password 1234"
@@ -89,7 +92,7 @@ def _team() -> str:
 def _index(world_id: str, folder: Path) -> tuple[int, int, float, float]:
     from vigia.db.session import session_scope
     from vigia.worlds.catalog import add_world, get_world
-    from vigia.worlds.indexer import index_world
+    from vigia.worlds.ingest.indexer import index_world
 
     global CPU_SECONDS
     team = _team()
@@ -105,9 +108,9 @@ def _index(world_id: str, folder: Path) -> tuple[int, int, float, float]:
 def run_payroll(verbose: bool) -> tuple[int, int]:
     """The team's payroll questions, asked of the lenses in-process."""
     from vigia.db.session import session_scope
-    from vigia.worlds.chat import LENSES
-    from vigia.worlds.lenses.common import LensInput
-    from vigia.worlds.lenses.router import choose_lens
+    from vigia.worlds.answer.lenses.common import LensInput
+    from vigia.worlds.answer.lenses.router import choose_lens
+    from vigia.worlds.chat.turn import LENSES
 
     files, lines, seconds, _ = _index("payroll", PAYROLL)
     print(f"payroll world: {files} files, {lines} lines, indexed in {seconds:.2f} s")
@@ -276,7 +279,9 @@ def run_speed(data: Path, lines: int, tmp: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--set", choices=["payroll", "genapp", "zopeneditor", "speed", "all"], default="all"
+        "--set",
+        choices=["payroll", "genapp", "zopeneditor", "starlette", "speed", "all"],
+        default="all",
     )
     parser.add_argument(
         "--zopeneditor",
@@ -284,6 +289,13 @@ def main() -> int:
         default=OUT / "zopeneditor",
         help="IBM/zopeneditor-sample at 41f7055: its COBOL, COPYBOOK, COPYLIB, COPYLIB-MVS, "
         "JCL, JCLLIB and JCLPROC folders (not part of --set all)",
+    )
+    parser.add_argument(
+        "--starlette",
+        type=Path,
+        default=OUT / "starlette-docs",
+        help="encode/starlette at cb8f84f: its docs folder and LICENSE.md, a Markdown world "
+        "(not part of --set all)",
     )
     parser.add_argument("--data", type=Path, default=DATA, help="folder with genapp/")
     parser.add_argument("--lines", type=int, default=57_000, help="size of the speed world")
@@ -302,7 +314,7 @@ def main() -> int:
         if args.set in ("speed", "all"):
             _setup(tmp / "speed", args.database_url)
             run_speed(args.data, args.lines, tmp)
-        if args.set in ("payroll", "genapp", "zopeneditor", "all"):
+        if args.set in ("payroll", "genapp", "zopeneditor", "starlette", "all"):
             _setup(tmp / "quality", args.database_url)
             _disk_cache()
         if args.set in ("payroll", "all"):
@@ -311,6 +323,8 @@ def main() -> int:
             run_genapp(args.data, args.verbose)
         if args.set == "zopeneditor":
             run_public("zopeneditor", args.zopeneditor, ZOPENEDITOR_QUESTIONS, args.verbose)
+        if args.set == "starlette":
+            run_public("starlette", args.starlette, STARLETTE_QUESTIONS, args.verbose)
     return 0
 
 

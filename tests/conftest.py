@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, create_engine, text
@@ -31,6 +32,7 @@ from vigia.db import session as db_session
 from vigia.db.migrate import upgrade
 from vigia.http import admission
 from vigia.llm.mock_upstream import create_mock
+from vigia.users import service as users_service
 from vigia.users import throttle
 from vigia.workspaces import auth, revocation
 from vigia.workspaces.service import create_key, create_workspace
@@ -45,6 +47,27 @@ def _guarded_connect(self: socket.socket, address: object) -> object:
     if isinstance(host, str) and (host.startswith(_LOOPBACK) or self.family == socket.AF_UNIX):
         return _real_connect(self, address)  # type: ignore[arg-type]
     raise RuntimeError(f"network access blocked in tests: {address!r}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that drive chromium share one pytest-xdist worker: one browser runs at a time."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+PRODUCTION_HASHES = (users_service._HASHER, users_service._DUMMY_HASH)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashes() -> Iterator[None]:
+    """argon2 with tiny costs: tests create and log in users by the hundred, the rules are the
+    same (the production parameters are asserted in tests/users/test_password_hashes.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        patch.setattr(users_service, "_HASHER", cheap)
+        patch.setattr(users_service, "_DUMMY_HASH", cheap.hash("not-a-real-password"))
+        yield
 
 
 @pytest.fixture(autouse=True)

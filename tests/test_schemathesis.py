@@ -34,7 +34,7 @@ from vigia.db.session import session_scope
 from vigia.users.roles import grant
 from vigia.users.service import create_user
 from vigia.worlds.catalog import add_world
-from vigia.worlds.indexer import index_world
+from vigia.worlds.ingest.indexer import index_world
 
 PAYROLL = Path(__file__).parent / "worlds" / "payroll"
 PASSWORD = "correct horse battery"

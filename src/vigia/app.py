@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+import anyio
 from fastapi import Depends, FastAPI
 
 from vigia import __version__
@@ -25,6 +28,7 @@ from vigia.http.security_headers import SecurityHeadersMiddleware
 from vigia.http.server_errors import ServerErrorMiddleware
 from vigia.http.write_tenant import find_workspaces_with
 from vigia.knowledge.endpoints import router as knowledge_router
+from vigia.knowledge.ingest_worker import ingest_worker_for
 from vigia.llm.local_models import LocalModels, LocalModelsMiddleware, local_options
 from vigia.openai_api.conversations import router as conversations_router
 from vigia.openai_api.endpoints import router as openai_router
@@ -34,6 +38,14 @@ from vigia.users.endpoints import router as users_router
 from vigia.workspaces.auth import cached_workspace
 from vigia.workspaces.ratelimit import rate_limiter_for
 from vigia.worlds.endpoints import router as worlds_router
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """At startup the ingest worker takes up the uploads a stopped server left queued."""
+    await anyio.to_thread.run_sync(app.state.knowledge_ingest.resume)
+    yield
+    app.state.knowledge_ingest.shutdown()
 
 
 def create_app() -> FastAPI:
@@ -47,10 +59,13 @@ def create_app() -> FastAPI:
         docs_url="/docs" if docs else None,
         redoc_url="/redoc" if docs else None,
         dependencies=[Depends(refuse_unstorable_fields)],  # every form, every route
+        lifespan=_lifespan,
     )
     app.state.write_gate = write_gate_for(settings)
     app.state.model_workers = model_workers_for(settings)  # writes' model work runs there
     weakref.finalize(app, app.state.model_workers.shutdown)  # its threads end with the app
+    app.state.knowledge_ingest = ingest_worker_for(settings)  # large uploads, one at a time
+    weakref.finalize(app, app.state.knowledge_ingest.shutdown)
     app.state.rate_limiter = rate_limiter_for(settings)
     app.state.worlds_gate = WorldsGate()  # worlds turns run through the engine
     app.state.local_models = LocalModels(local_options(settings))  # GGUF files, loaded once

@@ -239,7 +239,7 @@ def agent_publish(
 
     def action(session: Any) -> Any:
         ws = workspaces.find_workspace(session, workspace)
-        return agents.publish(session, agents.get_agent(session, ws.id, slug)).number
+        return agents.publish(session, agents.get_agent(session, ws.id, slug), by="cli").number
 
     number = in_session(as_json, action)
     emit({"slug": slug, "version": number}, as_json, human=f"{slug} published as version {number}")
@@ -256,7 +256,8 @@ def agent_rollback(
 
     def action(session: Any) -> Any:
         ws = workspaces.find_workspace(session, workspace)
-        return agents.rollback(session, agents.get_agent(session, ws.id, slug), version).number
+        agent = agents.get_agent(session, ws.id, slug)
+        return agents.rollback(session, agent, version, by="cli").number
 
     number = in_session(as_json, action)
     emit(

@@ -69,6 +69,7 @@ class Settings(BaseSettings):
     local_queue: int = Field(default=4, ge=0, le=1000)
     local_context: int = Field(default=4096, ge=512, le=131_072)
     key_cache_ttl_s: float = Field(default=2.0, ge=0, le=60)
+    settings_cache_ttl_s: float = Field(default=2.0, ge=0, le=60)  # workspaces.settings_cache
     embedding_threads: int = Field(default=1, ge=1, le=16)
     # Write admission (docs/foundation.md "Writes under load"): write requests running at
     # once (each uses at most one of anyio's 40 worker threads at a time), how many may
@@ -80,6 +81,11 @@ class Settings(BaseSettings):
     # and decisions for the requests (one per core by default), and their nice value.
     model_workers: int = Field(default_factory=lambda: os.cpu_count() or 2, ge=1, le=64)
     model_workers_nice: int = Field(default=10, ge=0, le=19)
+    # Background knowledge indexing (docs/knowledge.md): uploads queued for the one ingest
+    # worker before a 503 with Retry-After, and after how long a worker that stopped
+    # reporting progress (a server that died) has its upload taken over.
+    knowledge_ingest_queue: int = Field(default=8, ge=1, le=1000)
+    knowledge_ingest_stale_s: float = Field(default=120.0, gt=0, le=86_400)
     session_ttl_hours: int = Field(default=12, ge=1)
     session_idle_minutes: int = Field(default=120, ge=1)
     cookie_secure: bool = False

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from tests.conftest import ADMIN_TOKEN, Tenant
 from tests.recording_upstream import recording_upstream
 from vigia.cli import app
-from vigia.worlds.lenses.common import Answer
-from vigia.worlds.prose import rewrite
+from vigia.worlds.answer.lenses.common import Answer
+from vigia.worlds.answer.prose import rewrite
 
 SECRET = "sk-cli-secret-0123456789abcdef"
 

@@ -9,16 +9,21 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import get_args
 
-from vigia.admin.schemas import BudgetUpdate
 from vigia.agents.schemas import AgentCreate
-from vigia.console.agent_form import GUARDRAILS, MODES, REPLIES
+from vigia.console.agent_form import CHOICES, GUARDRAILS, MODES, REPLIES
 from vigia.console.catalogue import LANGUAGES, MESSAGES, translator
-from vigia.console.conversations import Status as ConversationFilter
+from vigia.console.conversation_list import Status as ConversationFilter
 from vigia.console.rendering import ENV
+from vigia.console.users import REFUSALS, Done
+from vigia.conversations.marks import MODERATIONS
+from vigia.conversations.schemas import CHANNELS
 from vigia.eval_cases.schemas import CaseAssertions, Env
 from vigia.kit.turn_status import TURN_STATUSES
 from vigia.knowledge.changes import Change
+from vigia.knowledge.embedding import EMBEDDERS
 from vigia.users.roles import ROLES
+from vigia.workspaces.auth import SCOPES
+from vigia.workspaces.schemas import BudgetUpdate
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "vigia" / "console" / "templates"
 DYNAMIC: dict[str, tuple[str, ...]] = {
@@ -29,11 +34,22 @@ DYNAMIC: dict[str, tuple[str, ...]] = {
     "mode.": MODES,
     "reply.": REPLIES,
     "status.": get_args(ConversationFilter),
+    "channel.": CHANNELS,
+    "moderation.": MODERATIONS,
     # stored message roles have no Literal: the ones the transcript shows
     "role_msg.": ("user", "assistant", "operator", "system"),
     "usage.action_": get_args(BudgetUpdate.model_fields["action"].annotation),
     "agent.change_": get_args(Change),
     "trace.status_": TURN_STATUSES,
+    "language.": CHOICES["language"],
+    "provider.": CHOICES["model_provider"],
+    "judge.": CHOICES["grounding_judge"],
+    "sensitivity.": CHOICES["injection_sensitivity"],
+    "handoff.": CHOICES["handoff_on_request"],
+    "scope.": SCOPES,
+    "embedder.": EMBEDDERS,
+    "users.": get_args(Done)[1:],
+    "users.refused_": REFUSALS,
 }
 """Each key prefix a template completes at render time (``t('prefix' ~ value)``), with the
 vocabulary its value comes from."""
@@ -77,7 +93,12 @@ def test_the_evaluation_schema_accepts_every_turn_status() -> None:
 def test_a_tool_limited_run_shows_its_label_in_the_transcript() -> None:
     moment = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
     message = SimpleNamespace(
-        id=1, role="assistant", created_at=moment, content="No encontré…", run_id="run_1"
+        id=1,
+        role="assistant",
+        created_at=moment,
+        content="No encontré…",
+        run_id="run_1",
+        moderation=None,
     )
     run = SimpleNamespace(
         status="tool_limit",

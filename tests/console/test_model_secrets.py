@@ -134,7 +134,8 @@ def test_a_console_secret_is_chosen_by_name_and_never_shown(
     assert played.status_code == 200 and "respuesta de prueba" in played.text
     assert seen == [f"Bearer {SECRET}"]
     bad = client.post(f"{base}/secrets", data={"csrf": token, "name": "1x", "value": "v"})
-    assert bad.status_code == 422 and "Secreto no válido" in bad.text
+    assert bad.status_code == 422 and "sin empezar por un dígito" in bad.text
+    assert 'name="name" required value="1x"' in bad.text
     gone = client.post(f"{base}/secrets/OPENAI/delete", data={"csrf": token})
     assert gone.status_code == 200 and "Todavía no hay secretos." in gone.text
 

@@ -112,10 +112,13 @@ def test_a_conversation_shows_its_messages_escaped_with_the_run_trace(
     conversation = re.search(r'"conversation_id": "([^"]+)"', done[0]).group(1)  # type: ignore[union-attr]
     page = client.get(f"{base}/conversations/{conversation}").text
     assert "&lt;b&gt;hola&lt;/b&gt;" in page and "<b>hola</b>" not in page
-    assert "input_guardrails" in page and "generation" in page
-    listed = client.get(f"{base}/conversations?agent={tenant.agent_slug}&status=agent").text
+    assert "<td>guardrails de entrada</td>" in page and "<td>generación</td>" in page
+    listed = client.get(
+        f"{base}/conversations?agent={tenant.agent_slug}&status=agent&test=true"
+    ).text
     assert conversation[:8] in listed
-    assert conversation[:8] not in client.get(f"{base}/conversations?status=handoff").text
+    assert conversation[:8] not in client.get(f"{base}/conversations?status=agent").text
+    assert conversation[:8] not in client.get(f"{base}/conversations?status=handoff&test=true").text
 
 
 def test_the_playground_refuses_the_production_version_of_an_unknown_conversation(
@@ -195,7 +198,7 @@ def test_evaluation_cases_are_added_run_and_exported(client: TestClient, tenant:
     )
     assert added.status_code == 200 and "horario" in added.text
     empty = client.post(f"{base}/evaluation/{slug}/cases", data={"csrf": token, "input": "x"})
-    assert empty.status_code == 422 and "at least one assertion" in empty.text
+    assert empty.status_code == 422 and "Agregá al menos una condición" in empty.text
     report = client.post(f"{base}/evaluation/{slug}/run", data={"csrf": token, "env": "draft"})
     assert "1 pasan · 0 fallan" in report.text
     exported = client.get(f"{base}/evaluation/{slug}/promptfoo?env=draft")
@@ -208,9 +211,9 @@ def test_agents_are_created_once_with_a_valid_slug(client: TestClient, tenant: T
     created = client.post(f"{base}/agents", data={"csrf": token, "slug": "ventas"})
     assert created.url.path == f"{base}/agents/ventas"
     again = client.post(f"{base}/agents", data={"csrf": token, "slug": "ventas"})
-    assert again.status_code == 409 and "already exists" in again.text
+    assert again.status_code == 409 and "Ya hay un agente con ese identificador" in again.text
     bad = client.post(f"{base}/agents", data={"csrf": token, "slug": "Con Espacios"})
-    assert bad.status_code == 422 and "slug must be lowercase" in bad.text
+    assert bad.status_code == 422 and "Solo minúsculas, dígitos y guiones" in bad.text
     with session_scope() as session:
         assert sorted(session.scalars(select(Agent.slug))) == ["asistente", "ventas"]
 

@@ -11,7 +11,7 @@ from tests.errors import assert_error
 from tests.knowledge.documents import HELP_HTML, NOTES_MD, faq_docx, policy_pdf
 from tests.knowledge.helpers import stored_counts
 from vigia.http.unstorable import ERRORS
-from vigia.knowledge import service
+from vigia.knowledge import preparing, service
 
 PDF = "application/pdf"
 
@@ -248,7 +248,8 @@ def test_too_large_is_413(
     kb_url: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(service, "MAX_DOCUMENT_BYTES", 1000)
+    monkeypatch.setattr(service, "MAX_DOCUMENT_BYTES", 1000)  # the declared-size check
+    monkeypatch.setattr(preparing, "MAX_DOCUMENT_BYTES", 1000)  # the bytes read
     status, body = _upload(client, admin_headers, kb_url, "largo.txt", b"palabra " * 200)
     assert status == 413 and body == {"detail": "documents may be at most 0 MiB"}
     big = b"x" * (1000 + 70 * 1024)

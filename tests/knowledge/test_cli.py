@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from sqlalchemy import select
 from typer.testing import CliRunner
 
 from tests.conftest import Tenant
@@ -13,7 +14,10 @@ from tests.knowledge.helpers import stored_counts
 from vigia.agents.schemas import AgentConfig
 from vigia.agents.service import get_agent
 from vigia.db.session import session_scope
+from vigia.knowledge import ingest, preparing, service
 from vigia.knowledge.cli import app
+from vigia.knowledge.models import KnowledgeUpload
+from vigia.workspaces.service import find_workspace
 
 
 def _draft(tenant: Tenant) -> AgentConfig:
@@ -75,3 +79,29 @@ def test_unknown_agent_is_an_error(tenant: Tenant, tmp_path: Path) -> None:
         app, ["add", "--workspace", tenant.workspace_name, "--agent", "nadie", str(notes), "--json"]
     )
     assert result.exit_code == 1 and json.loads(result.stdout)["error"] == "not_found"
+
+
+def test_list_shows_a_background_upload_and_add_supersedes_it(
+    tenant: Tenant, tmp_path: Path
+) -> None:
+    with session_scope() as session:  # as the server leaves a costly upload
+        workspace = find_workspace(session, tenant.workspace_id)
+        agent = get_agent(session, tenant.workspace_id, tenant.agent_slug)
+        kb = service.agent_knowledge_base(session, workspace, agent)
+        ingest.queue(session, kb, preparing.check_upload("manual.md", b"# A\n\ntexto", None, None))
+    listed = CliRunner().invoke(
+        app, ["list", "--workspace", tenant.workspace_id, "--json"], catch_exceptions=False
+    )
+    documents = json.loads(listed.stdout)["knowledge_bases"][0]["document_list"]
+    assert [(d["name"], d["status"]) for d in documents] == [("manual.md", "indexing")]
+    notes = tmp_path / "manual.md"
+    notes.write_text(NOTES_MD)
+    args = ["add", str(notes), "--workspace", tenant.workspace_id, "--agent", tenant.agent_slug]
+    added = CliRunner().invoke(app, [*args, "--json"], catch_exceptions=False)
+    assert added.exit_code == 0, added.stdout
+    assert json.loads(added.stdout)["documents"][0]["chunks"] >= 1  # indexed before it returns
+    listed = CliRunner().invoke(app, ["list", "--workspace", tenant.workspace_id, "--json"])
+    documents = json.loads(listed.stdout)["knowledge_bases"][0]["document_list"]
+    assert [(d["name"], d["status"]) for d in documents] == [("manual.md", "ready")]
+    with session_scope() as session:
+        assert session.scalars(select(KnowledgeUpload)).all() == []

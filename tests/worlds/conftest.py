@@ -18,7 +18,7 @@ from vigia.users.service import create_user
 from vigia.workspaces.service import create_workspace
 from vigia.worlds import embedding
 from vigia.worlds.catalog import add_world
-from vigia.worlds.indexer import IndexReport, index_world
+from vigia.worlds.ingest.indexer import IndexReport, index_world
 
 PAYROLL = Path(__file__).parent / "payroll"
 CICS = Path(__file__).parent / "cics"

@@ -16,8 +16,8 @@ from tests.bodies import json_of
 from tests.errors import assert_error
 from tests.worlds.conftest import CICS
 from tests.worlds.test_cics_world import W
-from vigia.worlds.indexer import IndexReport
-from vigia.worlds.lenses.router import choose_lens
+from vigia.worlds.answer.lenses.router import choose_lens
+from vigia.worlds.ingest.indexer import IndexReport
 from vigia.worlds.source import quote, shorten
 
 _QUOTE = re.compile(r"“([^”]*)” \(([^():]+):(\d+)\)")
@@ -182,8 +182,8 @@ def test_world_passages_live_on_the_shared_search_stack(loans: IndexReport) -> N
 
     from vigia.db.session import get_engine, session_scope
     from vigia.search import index_for
+    from vigia.worlds.catalog import collection_of
     from vigia.worlds.models import WorldChunk
-    from vigia.worlds.retrieval import collection_of
 
     assert "world_chunks_fts" not in inspect(get_engine()).get_table_names()
     with session_scope() as session:

@@ -14,7 +14,7 @@ from tests.errors import assert_error, assert_invalid
 from tests.worlds.conftest import PAYROLL
 from vigia.db.session import session_scope
 from vigia.worlds.catalog import add_world
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.ingest.indexer import IndexReport
 from vigia.worlds.schemas import StreamEvent
 
 W = "payroll-2024"

@@ -6,7 +6,7 @@ from fastapi.testclient import TestClient
 
 from tests.errors import Response, assert_error
 from vigia.config import get_settings
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.ingest.indexer import IndexReport
 
 W = "payroll-2024"
 

@@ -13,7 +13,7 @@ from sqlalchemy import BigInteger
 from tests.stored import row_counts
 from vigia.config import get_settings
 from vigia.kit.fields import ROW_ID_MAX, SQL_BIGINT_MAX, SQL_INTEGER_MAX
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.ingest.indexer import IndexReport
 from vigia.worlds.models import WorldConversation
 
 W = "payroll-2024"

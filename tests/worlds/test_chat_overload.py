@@ -11,8 +11,8 @@ from tests.errors import Response
 from vigia.db.session import session_scope
 from vigia.errors import Overloaded
 from vigia.http import admission
-from vigia.worlds import conversations
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.chat import conversations
+from vigia.worlds.ingest.indexer import IndexReport
 from vigia.worlds.models import WorldConversation, WorldMessage
 
 W = "payroll-2024"

@@ -14,10 +14,10 @@ from sqlalchemy import select
 
 from tests.worlds.conftest import CICS
 from vigia.db.session import session_scope
-from vigia.worlds.cobol.preprocess import preprocess
-from vigia.worlds.indexer import IndexReport, _Copybooks, _walk
-from vigia.worlds.lenses.common import LensInput
-from vigia.worlds.lenses.impact import run_impact
+from vigia.worlds.answer.lenses.common import LensInput
+from vigia.worlds.answer.lenses.impact import run_impact
+from vigia.worlds.ingest.cobol.preprocess import preprocess
+from vigia.worlds.ingest.indexer import IndexReport, _Copybooks, _walk
 from vigia.worlds.models import WorldEdge, WorldEntity
 
 W = "loans"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from tests.worlds.conftest import PAYROLL
-from vigia.worlds.cobol.extract import extract_cobol
-from vigia.worlds.cobol.preprocess import is_free_format, preprocess, source_lines
-from vigia.worlds.cobol.replacing import Replacement, apply_replacing, parse_replacing
-from vigia.worlds.graph_types import Extraction
-from vigia.worlds.indexer import _Copybooks
+from vigia.worlds.graph.extraction import Extraction
+from vigia.worlds.ingest.cobol.extract import extract_cobol
+from vigia.worlds.ingest.cobol.preprocess import is_free_format, preprocess, source_lines
+from vigia.worlds.ingest.cobol.replacing import Replacement, apply_replacing, parse_replacing
+from vigia.worlds.ingest.indexer import _Copybooks
 
 COPYBOOKS = {
     "RATES": (

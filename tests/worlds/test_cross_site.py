@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from tests.errors import Response, assert_error
 from tests.worlds.conftest import PASSWORD
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.ingest.indexer import IndexReport
 
 FOREIGN = [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}]
 OWN = [{}, {"Origin": "http://testserver"}, {"Sec-Fetch-Site": "same-origin"}]

@@ -22,9 +22,9 @@ from vigia.engine.models import Run
 from vigia.llm.function import FunctionModel, replying
 from vigia.llm.registry import override_model
 from vigia.workspaces.service import find_workspace, set_budget
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.chat.turn_log import RUN_HEADER
+from vigia.worlds.ingest.indexer import IndexReport
 from vigia.worlds.models import WorldConversation
-from vigia.worlds.turn_log import RUN_HEADER
 
 W = "payroll-2024"
 PROSE = "gpt-4o"

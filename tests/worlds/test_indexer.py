@@ -14,12 +14,12 @@ from tests.worlds.conftest import PAYROLL
 from vigia.db.session import session_scope
 from vigia.errors import Conflict, Invalid
 from vigia.search import index_for
-from vigia.worlds.catalog import add_world, get_world
-from vigia.worlds.graph import upstream
-from vigia.worlds.indexer import IndexReport, index_world
-from vigia.worlds.jcl import extract_jcl
+from vigia.worlds.answer.retrieval import search_world
+from vigia.worlds.catalog import add_world, collection_of, get_world
+from vigia.worlds.graph.queries import upstream
+from vigia.worlds.ingest.indexer import IndexReport, index_world
+from vigia.worlds.ingest.jcl import extract_jcl
 from vigia.worlds.models import WorldChunk, WorldEdge, WorldEntity
-from vigia.worlds.retrieval import collection_of, search_world
 
 
 def test_payroll_world_meets_the_acceptance_shape(payroll: IndexReport) -> None:

@@ -11,15 +11,16 @@ from pathlib import Path
 import pytest
 
 from vigia.db.session import session_scope
-from vigia.worlds.indexer import IndexReport
-from vigia.worlds.lenses.common import LensInput
-from vigia.worlds.lenses.impact import run_impact
-from vigia.worlds.lenses.qa import run_qa
-from vigia.worlds.lenses.troubleshoot import run_troubleshoot
-from vigia.worlds.lenses.wording import PHRASES, WORDS, question_language
+from vigia.worlds.answer.lenses.common import LensInput
+from vigia.worlds.answer.lenses.impact import run_impact
+from vigia.worlds.answer.lenses.qa import run_qa
+from vigia.worlds.answer.lenses.troubleshoot import run_troubleshoot
+from vigia.worlds.answer.lenses.wording import PHRASES, WORDS, question_language
+from vigia.worlds.ingest.indexer import IndexReport
 
 W = "loans"
-LENS_SOURCES = Path(__file__).parents[2] / "src" / "vigia" / "worlds" / "lenses"
+WORLDS = Path(__file__).parents[2] / "src" / "vigia" / "worlds"
+LENS_SOURCES = WORLDS / "answer" / "lenses"
 ENGLISH = re.compile(r"\b(?:is a|It is|is called by|Look first at|affects|Changing)\b")
 
 
@@ -89,7 +90,7 @@ def test_a_bare_name_is_answered_in_english() -> None:
 def _told_templates(method: str) -> set[str]:
     """Every literal template the lenses pass to ``Answer.tell`` or ``Answer.word``."""
     found: set[str] = set()
-    for path in [*LENS_SOURCES.glob("*.py"), LENS_SOURCES.parent / "chat.py"]:
+    for path in [*LENS_SOURCES.glob("*.py"), WORLDS / "chat" / "turn.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)

@@ -6,24 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.worlds.conftest import PASSWORD
 from vigia.config import get_settings
-from vigia.users import service as users
 from vigia.users import throttle
 
 WRONG = "wrong-password"
-
-
-@pytest.fixture(autouse=True)
-def _cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests log in hundreds of times: argon2 with tiny costs (the rules are the same)."""
-    hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-    monkeypatch.setattr(users, "_HASHER", hasher)
-    monkeypatch.setattr(users, "_DUMMY_HASH", hasher.hash("not-a-real-password"))
 
 
 class Clock:

@@ -4,10 +4,10 @@ paragraphs; working-storage comments only when nothing else says anything."""
 
 from __future__ import annotations
 
-from vigia.worlds.cobol.extract import extract_cobol
-from vigia.worlds.cobol.header import copybook_purpose
-from vigia.worlds.cobol.preprocess import preprocess
-from vigia.worlds.jcl import extract_jcl
+from vigia.worlds.ingest.cobol.extract import extract_cobol
+from vigia.worlds.ingest.cobol.header import copybook_purpose
+from vigia.worlds.ingest.cobol.preprocess import preprocess
+from vigia.worlds.ingest.jcl import extract_jcl
 
 HEADER_ABOVE = """\
       ******************************************************************

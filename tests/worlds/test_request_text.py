@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.stored import row_counts
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.ingest.indexer import IndexReport
 
 W = "payroll-2024"
 NUL = "String should not contain a NUL character (\\u0000)"

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.bodies import json_of
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.ingest.indexer import IndexReport
 
 W = "loans"
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from vigia.db.session import session_scope
+from vigia.worlds.answer.lenses.common import LensInput
+from vigia.worlds.answer.lenses.conditions import branch_of
+from vigia.worlds.answer.lenses.router import choose_lens
+from vigia.worlds.answer.lenses.troubleshoot import run_troubleshoot
 from vigia.worlds.catalog import add_world
-from vigia.worlds.indexer import IndexReport, index_world
-from vigia.worlds.lenses.common import LensInput
-from vigia.worlds.lenses.conditions import branch_of
-from vigia.worlds.lenses.router import choose_lens
-from vigia.worlds.lenses.troubleshoot import run_troubleshoot
+from vigia.worlds.ingest.indexer import IndexReport, index_world
 
 W = "policies"
 POLDEL = """\

@@ -15,7 +15,7 @@ from vigia.users.roles import grant, revoke
 from vigia.users.service import find_user
 from vigia.workspaces.service import create_workspace
 from vigia.worlds.endpoints import router
-from vigia.worlds.indexer import IndexReport
+from vigia.worlds.ingest.indexer import IndexReport
 
 W = "payroll-2024"
 # Per user, not per world: they stay reachable to a user without any role.

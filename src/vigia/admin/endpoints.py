@@ -27,6 +27,7 @@ from vigia.llm.settings import SECRET_NAME
 from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.schemas import (
+    BudgetUpdate,
     IssuedKeyOut,
     KeyCreate,
     KeyList,
@@ -41,6 +42,8 @@ from vigia.workspaces.schemas import (
 
 router = APIRouter(prefix="/admin", tags=["admin"])
 SecretName = Annotated[str, Path(pattern=SECRET_NAME)]
+PUBLISHER = "admin-api"
+"""How versions published through this API name who published them."""
 
 
 @router.post("/workspaces", status_code=201)
@@ -55,7 +58,7 @@ def list_workspaces(_: Admin, db: Db) -> WorkspaceList:
 
 
 @router.put("/workspaces/{workspace}/budget")
-def set_budget(workspace: str, body: schemas.BudgetUpdate, _: Admin, db: Db) -> WorkspaceOut:
+def set_budget(workspace: str, body: BudgetUpdate, _: Admin, db: Db) -> WorkspaceOut:
     row = workspaces.set_budget(
         db, workspaces.find_workspace(db, workspace), body.budget_usd, body.action
     )
@@ -135,7 +138,7 @@ def update_agent(workspace: str, slug: str, body: AgentPatch, _: Admin, db: Db) 
 @router.post("/workspaces/{workspace}/agents/{slug}/publish")
 def publish_agent(workspace: str, slug: str, _: Admin, db: Db) -> PublishedOut:
     ws = workspaces.find_workspace(db, workspace)
-    version = agents.publish(db, agents.get_agent(db, ws.id, slug))
+    version = agents.publish(db, agents.get_agent(db, ws.id, slug), by=PUBLISHER)
     return PublishedOut(slug=slug, version=version.number)
 
 
@@ -143,7 +146,8 @@ def publish_agent(workspace: str, slug: str, _: Admin, db: Db) -> PublishedOut:
 def rollback_agent(workspace: str, slug: str, body: RollbackIn, _: Admin, db: Db) -> RolledBackOut:
     """Publishes an earlier version again (its configuration and its knowledge)."""
     ws = workspaces.find_workspace(db, workspace)
-    version = agents.rollback(db, agents.get_agent(db, ws.id, slug), body.version)
+    agent = agents.get_agent(db, ws.id, slug)
+    version = agents.rollback(db, agent, body.version, by=PUBLISHER)
     return RolledBackOut(slug=slug, version=version.number, restored=body.version)
 
 

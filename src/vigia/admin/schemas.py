@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from vigia.kit.fields import Number
 from vigia.kit.wire_types import Timestamp
 
 
 class WorkspaceCreate(BaseModel):
     name: str = Field(min_length=1, max_length=64)
-
-
-class BudgetUpdate(BaseModel):
-    budget_usd: Number | None = Field(default=None, ge=0, le=1_000_000_000)
-    action: Literal["pause", "alert"] = "pause"
 
 
 class ToolHostsUpdate(BaseModel):

@@ -23,6 +23,8 @@ class Agent(Base):
     published_version: Mapped[int | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = created_column()
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When the agent was deleted: it is gone from every lookup, its rows stay (docs/console.md)."""
 
 
 class AgentVersion(Base):
@@ -37,3 +39,5 @@ class AgentVersion(Base):
     knowledge_at: Mapped[datetime | None] = mapped_column(default=None)
     """The moment whose knowledge the version reads (``created_at`` when None; a rollback
     copies the moment of the version it restores)."""
+    published_by: Mapped[str | None] = mapped_column(String(64), default=None)
+    """Who published it: a console user's name, ``cli`` or ``admin-api`` (None before 0024)."""

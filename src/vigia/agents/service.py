@@ -1,4 +1,4 @@
-"""Agents: create, edit the draft, publish versions, and resolve what a key runs."""
+"""Agents: create, edit the draft, publish versions, delete, and resolve what a key runs."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from vigia.agents.schemas import AgentConfig, AgentCreate, AgentPatch
 from vigia.errors import Conflict, NotFound
 from vigia.kit.cache import LRUCache
 from vigia.workspaces.models import Workspace
+from vigia.workspaces.settings_cache import get_settings_cache
 from vigia.workspaces.upstream import check_model
 
 
@@ -56,7 +57,9 @@ def _apply(config: AgentConfig, patch: AgentPatch) -> AgentConfig:
 def get_agent(session: Session, workspace_id: str, slug: str) -> Agent:
     """An agent of the workspace by slug; other workspaces' agents are simply not found."""
     agent = session.scalars(
-        select(Agent).where(Agent.workspace_id == workspace_id, Agent.slug == slug)
+        select(Agent).where(
+            Agent.workspace_id == workspace_id, Agent.slug == slug, Agent.deleted_at.is_(None)
+        )
     ).first()
     if agent is None:
         raise NotFound(f"agent '{slug}' not found")
@@ -93,21 +96,38 @@ def draft_config(agent: AgentRow) -> AgentConfig:
 def find_agent_row(
     session: Session, workspace_id: str, *, slug: str | None = None, agent_id: str | None = None
 ) -> AgentRow | None:
-    """One Core query for an agent of the workspace, by slug or id (the per-turn hot path)."""
-    c = Agent.__table__.c
-    query = select(c.id, c.slug, c.kind, c.workspace_id, c.draft, c.published_version).where(
-        c.workspace_id == workspace_id
-    )
-    query = query.where(c.slug == slug) if slug is not None else query.where(c.id == agent_id)
-    return session.connection().execute(query).first()
+    """An agent of the workspace by slug or id, for a turn (the per-turn hot path): one Core
+    query, cached while no agent or workspace changes (``vigia.workspaces.settings_cache``)."""
+
+    def load() -> AgentRow | None:
+        c = Agent.__table__.c
+        query = select(c.id, c.slug, c.kind, c.workspace_id, c.draft, c.published_version).where(
+            c.workspace_id == workspace_id, c.deleted_at.is_(None)
+        )
+        query = query.where(c.slug == slug) if slug is not None else query.where(c.id == agent_id)
+        return session.connection().execute(query).first()
+
+    return get_settings_cache().lookup(("agent", workspace_id, slug, agent_id), load)
 
 
 def list_agents(session: Session, workspace_id: str) -> list[Agent]:
+    """The workspace's agents by slug; deleted ones are not listed."""
     return list(
         session.scalars(
-            select(Agent).where(Agent.workspace_id == workspace_id).order_by(Agent.slug)
+            select(Agent)
+            .where(Agent.workspace_id == workspace_id, Agent.deleted_at.is_(None))
+            .order_by(Agent.slug)
         )
     )
+
+
+def agent_slugs(session: Session, workspace_id: str) -> dict[str, str]:
+    """Every agent's slug by id, deleted ones included: how stored runs and conversations,
+    which outlive their agent, name it."""
+    rows = session.execute(
+        select(Agent.id, Agent.slug).where(Agent.workspace_id == workspace_id)
+    ).all()
+    return {row.id: row.slug for row in rows}
 
 
 def update_draft(session: Session, agent: Agent, patch: AgentPatch) -> Agent:
@@ -125,29 +145,39 @@ def draft_number(agent: AgentRow) -> int:
     return (agent.published_version or 0) + 1
 
 
-def publish(session: Session, agent: Agent) -> AgentVersion:
-    """Freezes the draft as the next version number and makes it the published one."""
+def publish(session: Session, agent: Agent, by: str | None = None) -> AgentVersion:
+    """Freezes the draft as the next version number and makes it the published one;
+    ``by`` names who published it (a console user, ``cli``, ``admin-api``)."""
     number = draft_number(agent)
-    version = AgentVersion(agent_id=agent.id, number=number, config=dict(agent.draft))
+    version = AgentVersion(
+        agent_id=agent.id, number=number, config=dict(agent.draft), published_by=by
+    )
     session.add(version)
     agent.published_version = number
     session.flush()
     return version
 
 
-def rollback(session: Session, agent: Agent, number: int) -> AgentVersion:
-    """Publishes version ``number`` again as the next version: its configuration and the
-    knowledge it read (its moment), so production answers as it did; the draft is kept."""
-    old = session.scalars(
+def get_version(session: Session, agent: Agent, number: int) -> AgentVersion:
+    """Published version ``number`` of the agent, or 404."""
+    found = session.scalars(
         select(AgentVersion).where(AgentVersion.agent_id == agent.id, AgentVersion.number == number)
     ).first()
-    if old is None:
+    if found is None:
         raise NotFound(f"agent '{agent.slug}' has no version {number}")
+    return found
+
+
+def rollback(session: Session, agent: Agent, number: int, by: str | None = None) -> AgentVersion:
+    """Publishes version ``number`` again as the next version: its configuration and the
+    knowledge it read (its moment), so production answers as it did; the draft is kept."""
+    old = get_version(session, agent, number)
     version = AgentVersion(
         agent_id=agent.id,
         number=draft_number(agent),
         config=dict(old.config),
         knowledge_at=old.knowledge_at or old.created_at,
+        published_by=by,
     )
     session.add(version)
     agent.published_version = version.number

@@ -1,10 +1,15 @@
 """The console's one message catalog: every visible text in Spanish (the default) and
 English. Templates call ``t(key)``; a key missing from the catalog shows as itself (and
-``tests/console/test_catalogue.py`` fails)."""
+``tests/console/test_catalogue.py`` fails). The texts of invalid input and of the users page
+live in ``validation_texts``, ``user_texts`` and ``vocabulary_texts``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from vigia.console.user_texts import USER_TEXTS
+from vigia.console.validation_texts import VALIDATION_TEXTS
+from vigia.console.vocabulary_texts import VOCABULARY_TEXTS
 
 LANGUAGES = ("es", "en")
 
@@ -29,10 +34,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "login.password": ("Contraseña", "Password"),
     "login.submit": ("Entrar", "Log in"),
     "login.invalid": ("Usuario o contraseña incorrectos.", "Wrong user name or password."),
-    "login.throttled": (
-        "Demasiados intentos fallidos. Probá de nuevo en unos minutos.",
-        "Too many failed attempts. Try again in a few minutes.",
-    ),
     "home.no_workspace": ("Todavía no tenés un espacio de trabajo", "You have no workspace yet"),
     "home.no_workspace_hint": (
         "Pedile a quien administra Vigia que te dé un rol:",
@@ -58,22 +59,66 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "agents.none": ("Todavía no hay agentes.", "No agents yet."),
     "agents.new": ("Nuevo agente", "New agent"),
     "agents.create": ("Crear", "Create"),
+    "agents.deleted": ("Agente borrado:", "Agent deleted:"),
     "kind.internal": ("interno", "internal"),
     "kind.external": ("externo", "external"),
     "agent.published_as": ("Publicado como", "Published as"),
     "agent.draft_differs": ("el borrador tiene cambios", "the draft has changes"),
     "agent.draft_same": ("el borrador está publicado", "the draft is published"),
     "agent.saved": ("Borrador guardado.", "Draft saved."),
-    "agent.invalid_kb": (
-        "Una base de conocimiento elegida no es de este espacio.",
-        "A chosen knowledge base is not of this workspace.",
-    ),
     "agent.diff": ("Borrador frente a publicado", "Draft against published"),
     "agent.no_changes": ("Sin cambios.", "No changes."),
     "agent.publish": ("Publicar", "Publish"),
     "agent.versions": ("Versiones", "Versions"),
-    "agent.current": ("actual", "current"),
     "agent.rollback": ("Volver a publicar", "Publish again"),
+    "agent.confirm_rollback": (
+        "¿Volver a publicar esta versión? Las claves de producción responden con ella enseguida.",
+        "Publish this version again? Production keys answer with it at once.",
+    ),
+    "agent.restored": ("Se volvió a publicar la versión", "Published again: version"),
+    "agent.publisher_unknown": ("sin registro de quién", "publisher not recorded"),
+    "agent.same_as_draft": ("igual al borrador", "same as the draft"),
+    "agent.require_eval": ("Publicar solo si pasan los casos", "Publish only if all cases pass"),
+    "agent.gate_of": ("de", "of"),
+    "agent.gate_failing": (
+        "casos de evaluación fallan en el borrador: no se publicó.",
+        "evaluation cases fail on the draft: nothing was published.",
+    ),
+    "agent.gate_no_cases": (
+        "El agente no tiene casos de evaluación: agregá alguno antes de publicar así.",
+        "The agent has no evaluation cases: add some before publishing this way.",
+    ),
+    "agent.gate_changed": (
+        "El borrador cambió mientras corrían los casos: no se publicó. Probá de nuevo.",
+        "The draft changed while its cases ran: nothing was published. Try again.",
+    ),
+    "agent.delete": ("Borrar el agente", "Delete the agent"),
+    "agent.delete_help": (
+        "Deja de responder y sus claves se revocan enseguida; sus conversaciones y ejecuciones "
+        "se conservan hasta que la retención las borre.",
+        "It stops answering and its keys are revoked at once; its conversations and runs are "
+        "kept until retention removes them.",
+    ),
+    "agent.delete_type_slug": (
+        "Escribí el identificador del agente para confirmar",
+        "Type the agent's slug to confirm",
+    ),
+    "agent.delete_mismatch": (
+        "El identificador escrito no es el de este agente: no se borró nada.",
+        "The slug typed is not this agent's: nothing was deleted.",
+    ),
+    "agent.confirm_delete": (
+        "¿Borrar el agente? No se puede deshacer.",
+        "Delete the agent? This cannot be undone.",
+    ),
+    "version.published": ("Publicada el", "Published on"),
+    "version.by": ("por", "by"),
+    "version.knowledge_of": ("conocimiento del", "knowledge as of"),
+    "version.against_production": (
+        "Lo que cambiaría en producción al volver a publicarla",
+        "What publishing it again would change in production",
+    ),
+    "version.config": ("Configuración de la versión", "The version's configuration"),
     "agent.knowledge_changes": (
         "Conocimiento que la versión publicada todavía no lee",
         "Knowledge the published version does not read yet",
@@ -152,6 +197,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "knowledge.size": ("Tamaño", "Size"),
     "knowledge.none": ("Todavía no hay bases de conocimiento.", "No knowledge bases yet."),
     "knowledge.no_documents": ("Sin documentos.", "No documents."),
+    "knowledge.status_indexing": ("indexando", "indexing"),
+    "knowledge.status_failed": ("falló la indexación", "indexing failed"),
     "knowledge.new": ("Nueva base de conocimiento", "New knowledge base"),
     "knowledge.name": ("Nombre", "Name"),
     "knowledge.description": ("Descripción", "Description"),
@@ -193,6 +240,11 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Copy it now: it is not shown again.",
     ),
     "keys.workspace_wide": ("todos los agentes", "every agent"),
+    "keys.created_at": ("Creada", "Created"),
+    "keys.last_used": ("Último uso", "Last used"),
+    "keys.never_used": ("nunca", "never"),
+    "keys.copy": ("Copiar", "Copy"),
+    "keys.copied": ("Copiada", "Copied"),
     "secrets.title": ("Secretos del modelo", "Model secrets"),
     "secrets.help": (
         "Claves de proveedores de modelos, cifradas; nunca se vuelven a mostrar.",
@@ -208,12 +260,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "¿Borrar el secreto? Los agentes que lo usan dejan de poder llamar al modelo.",
         "Delete the secret? Agents that use it can no longer call their model.",
     ),
-    "secrets.invalid": (
-        "Secreto no válido: el nombre es letras, dígitos o '_' (hasta 64) y el valor, "
-        "de 1 a 4096 caracteres visibles sin espacios.",
-        "Invalid secret: the name is letters, digits or '_' (up to 64) and the value 1 to "
-        "4096 visible characters without spaces.",
-    ),
     # conversations and inbox
     "conversations.conversation": ("Conversación", "Conversation"),
     "conversations.agent": ("Agente", "Agent"),
@@ -225,6 +271,32 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "conversations.none": ("Ninguna conversación.", "No conversations."),
     "conversations.empty": ("Sin mensajes.", "No messages."),
     "conversations.take_over": ("Derivar a una persona", "Hand to a person"),
+    "conversations.search": ("Buscar", "Search"),
+    "conversations.search_hint": ("texto o id", "text or id"),
+    "conversations.channel": ("Canal", "Channel"),
+    "conversations.all_channels": ("Todos", "All"),
+    "conversations.show_test": (
+        "Incluir pruebas (playground y evaluación)",
+        "Include tests (playground and evaluation)",
+    ),
+    "conversations.test_hidden": (
+        "No se muestran las pruebas del playground ni las evaluaciones.",
+        "Playground tests and evaluation runs are not shown.",
+    ),
+    "conversations.started": ("Inicio", "Started"),
+    "conversations.marked": ("moderados", "moderated"),
+    "conversations.pages": ("Páginas", "Pages"),
+    "conversations.page": ("Página", "Page"),
+    "conversations.previous": ("← Anteriores", "← Previous"),
+    "conversations.next": ("Siguientes →", "Next →"),
+    "channel.openai": ("API", "API"),
+    "channel.console": ("Playground de la consola", "Console playground"),
+    "channel.eval": ("Evaluación", "Evaluation"),
+    "channel.review": ("Agente externo", "External agent"),
+    "moderation.blocked": ("Bloqueado por", "Blocked by"),
+    "moderation.flagged": ("Marcado por", "Flagged by"),
+    "moderation.refusal": ("Respuesta al mensaje bloqueado", "Reply to the blocked message"),
+    "moderation.never_input": ("no llega al modelo", "never sent to the model"),
     "status.all": ("todas", "all"),
     "status.handoff": ("con una persona", "with a person"),
     "status.agent": ("con el agente", "with the agent"),
@@ -293,8 +365,9 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "evaluation.add": ("Agregar", "Add"),
 }
 
+_ALL = {**_TEXTS, **VALIDATION_TEXTS, **USER_TEXTS, **VOCABULARY_TEXTS}
 MESSAGES: dict[str, dict[str, str]] = {
-    lang: {key: texts[i] for key, texts in _TEXTS.items()} for i, lang in enumerate(LANGUAGES)
+    lang: {key: texts[i] for key, texts in _ALL.items()} for i, lang in enumerate(LANGUAGES)
 }
 
 

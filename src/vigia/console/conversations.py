@@ -1,11 +1,11 @@
-"""Conversaciones (filter by agent and status; a transcript with each turn's run trace) and
+"""A conversation's transcript with each turn's run trace (the list: ``conversation_list``) and
 Bandeja, the operator inbox: conversations a person holds, newest first, answered and
 released from there. The inbox list refreshes itself (htmx); the open transcript gets only
 its new messages appended (console.js), so the scroll position and open traces stay."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi import Form as Field
@@ -15,43 +15,22 @@ from starlette.responses import Response
 from vigia.agents import service as agents
 from vigia.console.access import Access, ConversationReader, Operator
 from vigia.console.rendering import page
-from vigia.console.responses import Checked, see_other
+from vigia.console.responses import see_other
 from vigia.conversations import service as conversations
+from vigia.conversations.listing import (
+    ConversationFilter,
+    ConversationSummary,
+    list_conversations,
+)
 from vigia.conversations.models import Conversation
 from vigia.engine import RunOut, run_view
-from vigia.errors import NotFound
 from vigia.http.deps import Db
 
 router = APIRouter(prefix="/console/w/{ws}", include_in_schema=False)
-Status = Literal["all", "handoff", "agent"]
 
 
 def _slugs(db: Session, access: Access) -> dict[str, str]:
-    return {a.id: a.slug for a in agents.list_agents(db, access.workspace.id)}
-
-
-@router.get("/conversations")
-def conversation_list(
-    request: Request, access: ConversationReader, db: Db, agent: str = "", status: Status = "all"
-) -> Response:
-    slugs = _slugs(db, access)
-    agent_id = next((i for i, s in slugs.items() if s == agent), None)
-    if agent and agent_id is None:
-        raise NotFound(f"agent '{agent}' not found")
-    handoff = {"all": None, "handoff": True, "agent": False}[status]
-    rows = conversations.list_conversations(
-        db, access.workspace.id, agent_id=agent_id, handoff=handoff
-    )
-    return page(
-        request,
-        "conversations.html",
-        access=access,
-        section="conversations",
-        rows=rows,
-        slugs=slugs,
-        agent=agent,
-        filter_status=status,
-    )
+    return agents.agent_slugs(db, access.workspace.id)
 
 
 def _runs(db: Session, access: Access, conversation: Conversation) -> dict[str, RunOut]:
@@ -102,7 +81,7 @@ def _back(access: Access, conversation_id: str, back: str) -> str:
     return f"{access.base}/conversations/{conversation_id}"
 
 
-@router.post("/conversations/{conversation_id}/handoff", dependencies=Checked)
+@router.post("/conversations/{conversation_id}/handoff")
 def take_over(conversation_id: str, access: Operator, db: Db) -> Response:
     """A person takes the conversation: the agent stops answering it."""
     row = conversations.get_conversation(db, access.workspace.id, conversation_id)
@@ -110,7 +89,7 @@ def take_over(conversation_id: str, access: Operator, db: Db) -> Response:
     return see_other(_back(access, conversation_id, "inbox"))
 
 
-@router.post("/conversations/{conversation_id}/release", dependencies=Checked)
+@router.post("/conversations/{conversation_id}/release")
 def release(
     conversation_id: str,
     access: Operator,
@@ -124,7 +103,7 @@ def release(
     return see_other(target)
 
 
-@router.post("/conversations/{conversation_id}/reply", dependencies=Checked)
+@router.post("/conversations/{conversation_id}/reply")
 def reply(
     request: Request,
     conversation_id: str,
@@ -142,8 +121,8 @@ def reply(
     return see_other(_back(access, conversation_id, back))
 
 
-def _inbox_rows(db: Session, access: Access) -> list[conversations.ConversationSummary]:
-    return conversations.list_conversations(db, access.workspace.id, handoff=True)
+def _inbox_rows(db: Session, access: Access) -> list[ConversationSummary]:
+    return list_conversations(db, access.workspace.id, ConversationFilter(handoff=True)).rows
 
 
 def _inbox_page(

@@ -14,12 +14,14 @@ from vigia.agents import service as agents
 from vigia.agents.models import Agent
 from vigia.config import get_settings
 from vigia.console.access import Access, Configurer, Reader
-from vigia.console.agent_form import problems
+from vigia.console.field_errors import FieldErrors, field_errors
+from vigia.console.form_limits import Bounds, bounds
+from vigia.console.form_values import FormValues, typed
 from vigia.console.rendering import page
-from vigia.console.responses import Checked, Form, see_other, text
+from vigia.console.responses import Form, see_other, text
 from vigia.eval_cases import promptfoo
 from vigia.eval_cases import service as eval_cases
-from vigia.eval_cases.schemas import Env, EvalCaseIn, EvalRunOut
+from vigia.eval_cases.schemas import MAX_TEXT, Env, EvalCaseIn, EvalRunOut
 from vigia.evaluation.runner import evaluate
 from vigia.http.deps import Db
 
@@ -35,8 +37,11 @@ def _page(
     *,
     status: int = 200,
     report: EvalRunOut | None = None,
-    error: str | None = None,
+    errors: FieldErrors | None = None,
+    typed: FormValues | None = None,
 ) -> Response:
+    """The page; a new case that did not validate shows its ``errors`` next to the fields,
+    which keep what was ``typed``."""
     cases = [eval_cases.case_view(c) for c in eval_cases.list_cases(db, agent.id)] if agent else []
     return page(
         request,
@@ -48,7 +53,13 @@ def _page(
         agent=agent,
         cases=cases,
         report=report,
-        error=error,
+        errors=errors or {},
+        typed=typed or FormValues(),
+        limits={
+            "name": bounds(EvalCaseIn, "name"),
+            "input": bounds(EvalCaseIn, "input"),
+            "contains": Bounds(max_length=MAX_TEXT),
+        },
     )
 
 
@@ -60,7 +71,7 @@ def evaluation_page(request: Request, access: Reader, db: Db, agent: str = "") -
     return _page(request, access, db, chosen)
 
 
-@router.post("/{slug}/cases", dependencies=Checked)
+@router.post("/{slug}/cases")
 def add_case(request: Request, slug: str, access: Configurer, db: Db, form: Form) -> Response:
     """A case from the form: an input, a text the reply must contain, an expected status."""
     agent = agents.get_agent(db, access.workspace.id, slug)
@@ -76,12 +87,17 @@ def add_case(request: Request, slug: str, access: Configurer, db: Db, form: Form
             {"name": text(form, "name"), "input": text(form, "input"), "assertions": assertions}
         )
     except ValidationError as error:
-        return _page(request, access, db, agent, status=422, error="; ".join(problems(error)))
+        errors = field_errors(
+            error,
+            {("assertions", "contains"): "contains", ("assertions", "status"): "status"},
+            {("assertions", ""): "invalid.assertions"},
+        )
+        return _page(request, access, db, agent, status=422, errors=errors, typed=typed(form))
     eval_cases.create_case(db, access.workspace.id, agent.id, spec)
     return see_other(f"{access.base}/evaluation?agent={slug}")
 
 
-@router.post("/{slug}/run", dependencies=Checked)
+@router.post("/{slug}/run")
 def run_cases(request: Request, slug: str, access: Configurer, db: Db, form: Form) -> Response:
     """Runs every case as a real turn and shows the result of each."""
     agent = agents.get_agent(db, access.workspace.id, slug)

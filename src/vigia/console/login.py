@@ -10,14 +10,17 @@ from starlette.responses import Response
 from vigia.console.access import ConsoleUser, access_to, home_of, workspaces_of
 from vigia.console.catalogue import LANGUAGES
 from vigia.console.errors import safe_next
+from vigia.console.form_limits import bounds
 from vigia.console.rendering import LANG_COOKIE, page
-from vigia.console.responses import Checked, see_other
+from vigia.console.responses import see_other
 from vigia.errors import RateLimited, Unauthorized
 from vigia.http.deps import Db
 from vigia.http.session_cookie import clear_session_cookie, set_session_cookie
 from vigia.users import service as users
+from vigia.users.schemas import LoginRequest
 
 router = APIRouter(prefix="/console", include_in_schema=False)
+LIMITS = {name: bounds(LoginRequest, name) for name in ("username", "password")}
 
 
 @router.get("")
@@ -37,10 +40,19 @@ def workspace_home(ws: str, user: ConsoleUser, db: Db) -> Response:
 
 @router.get("/login")
 def login_form(request: Request, next: str = "/console") -> Response:
-    return page(request, "login.html", next=safe_next(next), error=None)
+    return page(request, "login.html", next=safe_next(next), error=None, wait=0, limits=LIMITS)
 
 
-@router.post("/login", dependencies=Checked)
+def throttled(retry_after: str) -> tuple[str, int]:
+    """The throttle's message and the wait it names, as ``Retry-After`` says: seconds under
+    two minutes, whole minutes (rounded up) from there."""
+    seconds = int(retry_after) if retry_after.isdigit() else 60
+    if seconds < 120:
+        return "login.throttled_seconds", max(seconds, 1)
+    return "login.throttled_minutes", -(-seconds // 60)
+
+
+@router.post("/login")
 def login(
     request: Request,
     db: Db,
@@ -53,8 +65,18 @@ def login(
     try:
         _, token = users.login(db, username, password, address)
     except (Unauthorized, RateLimited) as error:
-        key = "login.throttled" if isinstance(error, RateLimited) else "login.invalid"
-        refused = page(request, "login.html", status=error.status, next=safe_next(next), error=key)
+        key, wait = throttled(error.headers.get("Retry-After", ""))
+        if isinstance(error, Unauthorized):
+            key, wait = "login.invalid", 0
+        refused = page(
+            request,
+            "login.html",
+            status=error.status,
+            next=safe_next(next),
+            error=key,
+            wait=wait,
+            limits=LIMITS,
+        )
         refused.headers.update(error.headers)
         return refused
     response = see_other(safe_next(next))
@@ -62,7 +84,7 @@ def login(
     return response
 
 
-@router.post("/logout", dependencies=Checked)
+@router.post("/logout")
 def logout(request: Request, db: Db) -> Response:
     users.logout(db, request.cookies.get(users.COOKIE))
     response = see_other("/console/login")
@@ -70,7 +92,7 @@ def logout(request: Request, db: Db) -> Response:
     return response
 
 
-@router.post("/language", dependencies=Checked)
+@router.post("/language")
 def language(
     lang: Annotated[str, Form(max_length=8)],
     next: Annotated[str, Form(max_length=2000)] = "/console",

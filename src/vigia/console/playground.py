@@ -20,7 +20,6 @@ from sqlalchemy.orm import Session
 
 from vigia.agents.service import AgentRow, find_agent_row
 from vigia.console.access import Configurer
-from vigia.console.responses import Checked
 from vigia.engine import (
     ClientToolCalls,
     EngineEvent,
@@ -65,7 +64,7 @@ def _stream(events: Iterator[EngineEvent]) -> Iterator[str]:
         yield sse_line({"type": "error", "detail": error.detail})
 
 
-@router.post("/{slug}/chat", dependencies=Checked)
+@router.post("/{slug}/chat")
 def chat(
     slot: WriteSlot,
     slug: str,

@@ -5,11 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Request
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context, select_autoescape
+from jinja2.runtime import Context
+from markupsafe import Markup
 from starlette.responses import HTMLResponse
 
 from vigia.console.catalogue import LANGUAGES, translator
 from vigia.console.security import CSP, csrf_token, keep_csrf
+from vigia.console.template_helpers import install as install_helpers
+from vigia.conversations.schemas import CHANNELS
 from vigia.kit.turn_status import TURN_STATUSES
 
 LANG_COOKIE = "vigia_lang"
@@ -21,8 +25,20 @@ ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+
+
+@pass_context
+def csrf_field(context: Context) -> Markup:
+    """The hidden ``csrf`` field every console form carries (``{{ csrf_field() }}``)."""
+    return Markup('<input type="hidden" name="csrf" value="{}">').format(context["csrf"])
+
+
+ENV.globals["csrf_field"] = csrf_field
+install_helpers(ENV)
 ENV.globals["turn_statuses"] = TURN_STATUSES
 """Every run status has a label ``trace.status_<status>`` in the catalogue."""
+ENV.globals["conversation_channels"] = CHANNELS
+"""Every conversation channel has a label ``channel.<channel>`` in the catalogue."""
 
 
 def language_of(request: Request) -> str:

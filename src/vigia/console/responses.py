@@ -1,17 +1,13 @@
-"""What every console route shares: the CSRF check of posts, the submitted form, redirects."""
+"""What every console route shares: the submitted form, its fields, redirects (the CSRF check
+is a dependency of every console router: ``vigia.console.router.mount``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Request
 from starlette.datastructures import FormData
 from starlette.responses import RedirectResponse
-
-from vigia.console.security import require_csrf
-
-Checked: list[Any] = [Depends(require_csrf)]
-"""``dependencies=Checked`` on every console post."""
 
 
 async def _form(request: Request) -> FormData:

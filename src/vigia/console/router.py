@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from vigia.console import (
     agents,
+    conversation_list,
     conversations,
     errors,
     evaluation,
@@ -18,7 +19,10 @@ from vigia.console import (
     playground,
     secrets,
     usage,
+    users,
+    versions,
 )
+from vigia.console.security import require_csrf
 
 PREFIX = "/console"
 STATIC = Path(__file__).parent / "static"
@@ -27,18 +31,22 @@ ERROR_PAGES = {PREFIX: errors.render}
 
 
 def mount(app: FastAPI) -> None:
-    """Adds every console route and ``/console/static`` to ``app``."""
+    """Adds every console route and ``/console/static`` to ``app``; every route depends on
+    the CSRF check (writes only), so no post can be added without it."""
     modules = (
         login,
         agents,
+        versions,
         playground,
         knowledge,
         keys,
         secrets,
+        conversation_list,
         conversations,
         usage,
         evaluation,
+        users,
     )
     for module in modules:
-        app.include_router(module.router)
+        app.include_router(module.router, dependencies=[Depends(require_csrf)])
     app.mount(f"{PREFIX}/static", StaticFiles(directory=STATIC), name="console-static")

@@ -4,7 +4,8 @@ CSRF uses a double-submit token: a random value in an HttpOnly, SameSite=Strict 
 (``vigia_csrf``, path ``/console``) that every form repeats in its ``csrf`` field, and
 every script request in the ``X-CSRF-Token`` header. Another site can make a browser send
 the cookie (it cannot with SameSite=Strict, but older browsers might) yet cannot read it,
-so it cannot write the matching field. Every console ``POST`` checks it.
+so it cannot write the matching field. ``require_csrf`` is a dependency of every console
+router (``vigia.console.router.mount``), so every route but GET, HEAD and OPTIONS checks it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ CSRF_COOKIE = "vigia_csrf"
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
 _TOKEN_CHARS = range(32, 101)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def _cookie_token(request: Request) -> str | None:
@@ -57,7 +59,9 @@ def keep_csrf(request: Request, response: Response) -> None:
 
 
 async def require_csrf(request: Request) -> None:
-    """Refuses (403) a request whose header or ``csrf`` field does not repeat the cookie."""
+    """Refuses (403) a write whose header or ``csrf`` field does not repeat the cookie."""
+    if request.method in SAFE_METHODS:
+        return
     expected = _cookie_token(request)
     sent = request.headers.get(CSRF_HEADER)
     if sent is None:

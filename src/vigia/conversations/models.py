@@ -16,6 +16,7 @@ class Conversation(Base):
     __table_args__ = (
         Index("ix_conversations_workspace", "workspace_id"),
         Index("ix_conversations_created", "created_at"),
+        Index("ix_conversations_workspace_channel", "workspace_id", "channel"),
         UniqueConstraint(
             "workspace_id", "agent_id", "external_id", name="uq_conversations_external"
         ),
@@ -27,6 +28,9 @@ class Conversation(Base):
     handoff: Mapped[bool] = mapped_column(default=False)
     external_id: Mapped[str | None] = mapped_column(String(64), default=None)
     """An external agent's own id for the conversation (its review ``threadId``)."""
+    channel: Mapped[str] = mapped_column(String(16), default="openai")
+    """Where it came from: ``openai`` (the API), ``console`` (the playground), ``eval``
+    (an evaluation run) or ``review`` (an external agent's thread)."""
     created_at: Mapped[datetime] = created_column()
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -46,7 +50,12 @@ class Message(Base):
     """The call a ``tool`` message answers."""
     run_id: Mapped[str | None] = mapped_column(String(36), default=None)
     flagged: Mapped[bool] = mapped_column(default=False, server_default=false())
-    """A contact's message a guardrail blocked (sent during a handoff): never model input."""
+    """Never model input: a contact's message a guardrail blocked, and the refusal it got."""
+    moderation: Mapped[str | None] = mapped_column(String(16), default=None)
+    """What the input guardrails said: ``blocked``, ``flagged`` (fired, not blocking) or,
+    on the reply a blocked message got, ``refusal``; null when none fired."""
+    guardrails: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+    """The names of the input guardrails that fired on the turn, in order."""
     author: Mapped[str | None] = mapped_column(String(64), default=None)
     """Who wrote an operator's reply (the console user's name); null when nobody said."""
     created_at: Mapped[datetime] = created_column()

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+from vigia.conversations.marks import Moderation
 from vigia.kit.wire_types import Timestamp
+
+Channel = Literal["openai", "console", "eval", "review"]
+"""Where a conversation came from: the OpenAI-compatible API, the console's playground, an
+evaluation run, or an external agent's thread (its reviews)."""
+CHANNELS: tuple[Channel, ...] = get_args(Channel)
+TEST_CHANNELS: tuple[Channel, ...] = ("console", "eval")
+"""Test traffic: what the console's lists leave out unless asked."""
 
 
 class FunctionCallOut(BaseModel):
@@ -37,7 +45,11 @@ class MessageOut(BaseModel):
     tool_call_id: str | None = None
     run_id: str | None
     flagged: bool = False
-    """Input a guardrail blocked while a person held the conversation (never model input)."""
+    """Never model input: input a guardrail blocked, and the refusal it got."""
+    moderation: Moderation | None = None
+    """``blocked`` or ``flagged`` input, or the ``refusal`` a blocked message got."""
+    guardrails: list[str] | None = None
+    """The input guardrails that fired on the turn, when any did."""
     author: str | None = None
     """Who wrote an operator reply (the console user's name), when known."""
     created_at: Timestamp
@@ -50,6 +62,8 @@ class ConversationOut(BaseModel):
     agent_id: str
     external_id: str | None = None
     """An external agent's own id for the conversation (the ``threadId`` of its reviews)."""
+    channel: str = "openai"
+    """Where it came from (``CHANNELS``)."""
     handoff: bool
     created_at: Timestamp
     messages: list[MessageOut]

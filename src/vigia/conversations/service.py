@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, insert, select, true, update
+from sqlalchemy import insert, select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from vigia.conversations.marks import UNMARKED, InputMarks
 from vigia.conversations.models import Conversation, Message
 from vigia.conversations.schemas import ConversationOut, MessageOut
 from vigia.db.base import table_of, utcnow
@@ -74,7 +74,10 @@ def open_external_conversation(
     try:
         with session.begin_nested():
             row = Conversation(
-                workspace_id=workspace_id, agent_id=agent_id, external_id=external_id
+                workspace_id=workspace_id,
+                agent_id=agent_id,
+                external_id=external_id,
+                channel="review",
             )
             session.add(row)
     except IntegrityError:
@@ -83,59 +86,6 @@ def open_external_conversation(
             raise
         return winner
     return row
-
-
-@dataclass(frozen=True)
-class ConversationSummary:
-    """A conversation as listings show it: how many messages, and the last one."""
-
-    conversation: Conversation
-    messages: int
-    last_message: Message | None
-
-    @property
-    def last_at(self) -> datetime:
-        last = self.last_message
-        return last.created_at if last is not None else self.conversation.updated_at
-
-
-def list_conversations(
-    session: Session,
-    workspace_id: str,
-    *,
-    agent_id: str | None = None,
-    handoff: bool | None = None,
-    limit: int = 100,
-) -> list[ConversationSummary]:
-    """The workspace's conversations, most recent message first, optionally of one agent or
-    only those a person holds (``handoff``) or not."""
-    scope = select(Conversation.id).where(Conversation.workspace_id == workspace_id)
-    stats = (
-        select(
-            Message.conversation_id,
-            func.count().label("n"),
-            func.max(Message.id).label("last_id"),
-        )
-        .where(Message.conversation_id.in_(scope))
-        .group_by(Message.conversation_id)
-        .subquery()
-    )
-    last = select(Message.created_at).where(Message.id == stats.c.last_id).scalar_subquery()
-    query = (
-        select(Conversation, stats.c.n, stats.c.last_id)
-        .outerjoin(stats, stats.c.conversation_id == Conversation.id)
-        .where(Conversation.workspace_id == workspace_id)
-        .order_by(func.coalesce(last, Conversation.updated_at).desc(), Conversation.id)
-        .limit(limit)
-    )
-    if agent_id is not None:
-        query = query.where(Conversation.agent_id == agent_id)
-    if handoff is not None:
-        query = query.where(Conversation.handoff.is_(handoff))
-    rows = session.execute(query).all()
-    last_ids = [row.last_id for row in rows if row.last_id is not None]
-    lasts = {m.id: m for m in session.scalars(select(Message).where(Message.id.in_(last_ids)))}
-    return [ConversationSummary(row[0], row.n or 0, lasts.get(row.last_id)) for row in rows]
 
 
 def history(
@@ -233,6 +183,7 @@ def conversation_view(session: Session, conversation: Conversation) -> Conversat
         id=conversation.id,
         agent_id=conversation.agent_id,
         external_id=conversation.external_id,
+        channel=conversation.channel,
         handoff=conversation.handoff,
         created_at=conversation.created_at,
         messages=[MessageOut.model_validate(m) for m in messages(session, conversation.id)],
@@ -246,15 +197,16 @@ def record_exchange(
     run_id: str,
     *,
     open_for: tuple[str, str] | None = None,
+    channel: str = "openai",
     now: datetime | None = None,
-    flagged: bool = False,
+    marks: InputMarks | None = None,
 ) -> None:
     """Appends the messages of one run, in order, tool calls and results included (Core
     inserts: every turn does this).
 
-    ``open_for=(workspace_id, agent_id)`` first creates the conversation. ``flagged`` marks
-    the contact's messages as blocked by a guardrail: kept for the operator, never model
-    input.
+    ``open_for=(workspace_id, agent_id)`` first creates the conversation, from ``channel``.
+    ``marks`` (what the input guardrails said) go on the contact's message and on the
+    refusal a blocked one got: both kept for the operator, never model input.
     """
     now = now or utcnow()
     if open_for is not None:
@@ -264,6 +216,7 @@ def record_exchange(
                 id=conversation_id,
                 workspace_id=workspace_id,
                 agent_id=agent_id,
+                channel=channel,
                 handoff=False,
                 created_at=now,
                 updated_at=now,
@@ -280,8 +233,8 @@ def record_exchange(
                     "tool_calls": openai_tool_calls(m.tool_calls) or None,
                     "tool_call_id": m.tool_call_id,
                     "run_id": run_id,
-                    "flagged": flagged and m.role == "user",
                     "created_at": now,
+                    **(marks.columns(m.role) if marks is not None else UNMARKED),
                 }
                 for m in messages
             ],

@@ -138,10 +138,16 @@ def writer_engine_for(url: str, connections: int) -> Engine:
     return make_writer_engine(url, connections)
 
 
+@lru_cache(maxsize=8)
+def _private_data_dir(path: Path) -> None:
+    """Creates the data dir 0700 once per process (not on every session)."""
+    private_dir(path)
+
+
 def _url() -> str:
     settings = get_settings()
     if settings.sqlalchemy_url.startswith("sqlite"):
-        private_dir(settings.data_dir)
+        _private_data_dir(settings.data_dir)
     return settings.sqlalchemy_url
 
 

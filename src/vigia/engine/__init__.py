@@ -11,7 +11,7 @@ from vigia.engine.runs import run_view
 from vigia.engine.schemas import RunOut, TokenUsage
 from vigia.engine.stages.budget import BudgetState, budget_state, month_spend, month_start
 from vigia.engine.turn import TurnRequest
-from vigia.engine.usage import usage_by_agent, usage_by_day
+from vigia.engine.usage import last_turn_by_key, usage_by_agent, usage_by_day
 from vigia.engine.worlds import WorldsGate
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "WorldsGate",
     "budget_state",
     "execute",
+    "last_turn_by_key",
     "month_spend",
     "month_start",
     "prepare",

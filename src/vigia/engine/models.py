@@ -17,6 +17,7 @@ class Run(Base):
         Index("ix_runs_workspace_created", "workspace_id", "created_at"),
         Index("ix_runs_conversation", "conversation_id"),
         Index("ix_runs_created", "created_at"),
+        Index("ix_runs_key", "key_id", "created_at"),
     )
 
     id: Mapped[str] = id_column()

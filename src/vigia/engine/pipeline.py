@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from vigia.agents.service import AgentRow, find_agent_row, resolve
 from vigia.conversations import service as conversations
+from vigia.conversations.marks import InputMarks
 from vigia.conversations.person_request import asks_for_person
 from vigia.db.base import new_id
 from vigia.db.session import session_scope, write_scope
@@ -33,7 +34,7 @@ from vigia.errors import ClientGone, NotFound, UpstreamError
 from vigia.kit.turn_status import TurnStatus
 from vigia.llm.protocol import ToolCall
 from vigia.observability import context as observed
-from vigia.workspaces.limits import budget_row
+from vigia.workspaces.limits import turn_limits
 from vigia.workspaces.upstream import resolve_model
 
 AgentLocator = Callable[[Session], AgentRow | None]
@@ -48,7 +49,7 @@ def _open_turn(
         agent = find_agent_row(session, request.workspace_id, agent_id=request.agent_id)
     if agent is not None:
         request.agent_id = agent.id
-    workspace = budget_row(session, request.workspace_id)
+    workspace = turn_limits(session, request.workspace_id)
     if agent is None or workspace is None or agent.workspace_id != workspace.id:
         raise NotFound("agent not found")
     resolved = resolve(session, agent, request.env)
@@ -113,10 +114,10 @@ def prepare(request: TurnRequest, locate: AgentLocator | None = None) -> Turn:
         handoff = _in_handoff(session, turn)
         checked = trace.run("input_guardrails", check_input, turn)
         turn.note_fired([v.name for v in checked.fired])
+        # Every message is stored; one that a check blocks is marked so, and never becomes
+        # model input (during a handoff either: the agent is silent, the operator sees it).
+        turn.input_marks = InputMarks.of([(v.name, v.blocking) for v in checked.fired])
         if handoff:
-            # The agent is silent, but the message is stored: one that a check blocks is
-            # stored flagged, so it never becomes model input after the release.
-            turn.input_flagged = checked.blocked
             trace.add(StageRecord("handoff", trace.stages[-1].started_at, 0.0, "handoff"))
             turn.early = EarlyAnswer("handoff")
             return turn

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vigia.agents.schemas import AgentConfig
+from vigia.conversations.marks import InputMarks
 from vigia.engine.trace import Trace
 from vigia.kit.turn_status import TurnStatus
 from vigia.llm.metered import UsageLedger
@@ -77,8 +78,8 @@ class Turn:
     """Messages the engine added this turn (tool calls and results) before the answer."""
     tool_hosts: list[str] = field(default_factory=list)
     """The workspace's tool hosts (read when the agent has tools)."""
-    input_flagged: bool = False
-    """The message is stored marked as blocked (a handoff turn whose input a check blocked)."""
+    input_marks: InputMarks | None = None
+    """What the input guardrails said of the message, stored with it (None: none fired)."""
     hands_off: bool = False
     """The customer asked for a person: the turn hands the conversation to the team."""
     ledger: UsageLedger = field(default_factory=UsageLedger)

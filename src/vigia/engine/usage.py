@@ -1,5 +1,6 @@
 """Usage of a workspace over time, as the console charts it: runs, tokens and cost per UTC
-day and per agent (grouped in the database, whatever the number of runs)."""
+day and per agent (grouped in the database, whatever the number of runs), and each key's
+last turn."""
 
 from __future__ import annotations
 
@@ -56,3 +57,16 @@ def usage_by_agent(session: Session, workspace_id: str, since: datetime) -> list
     (worlds turns) count under their channel's name."""
     rows = _totals(session, workspace_id, since, func.coalesce(Run.agent_id, Run.channel))
     return sorted(rows, key=lambda row: (-row.cost_usd, -row.tokens, row.key))
+
+
+def last_turn_by_key(session: Session, key_ids: list[str]) -> dict[str, datetime]:
+    """When each key last ran a turn (``/v1/chat/completions``), for the keys that ever did
+    and whose runs the retention purge has not removed (``ix_runs_key``)."""
+    if not key_ids:
+        return {}
+    rows = session.execute(
+        select(Run.key_id, func.max(Run.created_at))
+        .where(Run.key_id.in_(key_ids))
+        .group_by(Run.key_id)
+    ).all()
+    return {key: last for key, last in rows if key is not None}

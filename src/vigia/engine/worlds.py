@@ -27,7 +27,7 @@ from vigia.guardrails.verdict_cache import check_messages
 from vigia.kit.turn_status import TurnStatus
 from vigia.observability import report
 from vigia.workspaces.limits import budget_row
-from vigia.worlds.turn_log import RUN_HEADER, TurnLog
+from vigia.worlds.chat.turn_log import RUN_HEADER, TurnLog
 
 CHANNEL = "worlds"
 # Length and injection with the agents' defaults (the schema takes longer messages, up to
@@ -52,7 +52,7 @@ def check_world_input(message: str) -> InputCheck:
 
 
 class WorldsGate:
-    """The engine's ``TurnGate`` for worlds turns (``vigia.worlds.turn_log``)."""
+    """The engine's ``TurnGate`` for worlds turns (``vigia.worlds.chat.turn_log``)."""
 
     def admit(self, workspace_id: str, world_id: str, message: str) -> TurnLog:
         log = TurnLog(new_id(), workspace_id, world_id)

@@ -199,7 +199,7 @@ def publish_gated(slug: str, workspace: str, as_json: bool) -> None:
     """``agent publish --require-eval``: publishes only a draft whose cases all pass."""
     try:
         upgrade()
-        report, number = publish_if_passing(workspace, slug)
+        report, number = publish_if_passing(workspace, slug, by="cli")
     except EvaluationFailed as error:
         body: dict[str, Any] = {"detail": error.detail, "error": error.code}
         if error.report is not None:

@@ -133,8 +133,9 @@ def evaluate(workspace: str, slug: str, env: Env) -> EvalRunOut:
     return run_plan(planned)
 
 
-def publish_if_passing(workspace: str, slug: str) -> tuple[EvalRunOut, int]:
-    """Runs the cases on the draft and publishes it only when every one passes.
+def publish_if_passing(workspace: str, slug: str, by: str | None = None) -> tuple[EvalRunOut, int]:
+    """Runs the cases on the draft and publishes it only when every one passes (``by``
+    names who published it, as for ``agents.publish``).
 
     Refuses an agent with no cases (nothing would gate the publish), and a draft edited
     while its cases ran (what would be published is not what passed).
@@ -155,7 +156,7 @@ def publish_if_passing(workspace: str, slug: str) -> tuple[EvalRunOut, int]:
         agent = agents.get_agent(session, planned.workspace_id, slug)
         if agent.draft != planned.draft:
             raise Conflict("the draft changed while its cases ran: evaluate it again")
-        return report, agents.publish(session, agent).number
+        return report, agents.publish(session, agent, by=by).number
 
 
 def require_env(env: str) -> Env:

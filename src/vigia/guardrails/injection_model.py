@@ -7,6 +7,12 @@ digests), all written by ``training/injection`` (``python -m training.fit
 vigia-injection-2.0.0``). Loading checks the model id, the labels, the input and output
 names and the digests against what this code expects, and fails with the difference named;
 the session is created once, with one intra-op thread.
+
+The graph comes fused from the export (``training/injection/export.py``): one ``Attention``
+node and one ``SkipLayerNormalization`` a layer. onnxruntime's own ``SkipLayerNormFusion``
+is left out at load: on this graph it would also fuse the attention output's LayerNorm,
+which is slower on one core and moves the int8 scores away from those the thresholds were
+chosen on.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ LABELS = ("benign", "attack")
 INPUTS = ("input_ids", "attention_mask")
 OUTPUTS = ("logits",)
 BATCH = 16
+DISABLED_OPTIMIZERS = ("SkipLayerNormFusion",)
 
 
 class InjectionModelError(RuntimeError):
@@ -75,7 +82,8 @@ class InjectionModel:
 
 
 def load_model(folder: Path = MODEL_DIR, model_id: str = MODEL_ID) -> InjectionModel:
-    """Read and check ``folder`` (see the module docstring); one intra-op thread."""
+    """Read and check ``folder`` (see the module docstring); one intra-op thread, no
+    ``SkipLayerNormFusion``."""
     meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
     _expect("id", meta.get("model"), model_id)
     _expect("labels", tuple(meta.get("labels", ())), LABELS)
@@ -87,7 +95,10 @@ def load_model(folder: Path = MODEL_DIR, model_id: str = MODEL_ID) -> InjectionM
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
     session = onnxruntime.InferenceSession(
-        str(folder / meta["graph"]), options, providers=["CPUExecutionProvider"]
+        str(folder / meta["graph"]),
+        options,
+        providers=["CPUExecutionProvider"],
+        disabled_optimizers=list(DISABLED_OPTIMIZERS),
     )
     _expect("graph inputs", tuple(i.name for i in session.get_inputs()), INPUTS)
     _expect("graph outputs", tuple(o.name for o in session.get_outputs()), OUTPUTS)

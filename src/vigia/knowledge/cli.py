@@ -51,7 +51,9 @@ def add(
     """Adds documents to the agent's knowledge, in its draft (publish to reach production).
 
     A document with the same file name as one already there replaces it. All files are
-    added in one transaction: if one fails, none is added.
+    added in one transaction: if one fails, none is added. The command indexes them itself,
+    whatever their size, and returns when they are searchable (a server's background upload
+    of the same document is superseded).
     """
     added: list[dict[str, Any]] = []
     try:
@@ -85,7 +87,10 @@ def list_bases(workspace: WorkspaceOpt, as_json: Json = False) -> None:
         for kb in service.list_knowledge_bases(session, find_workspace(session, workspace)):
             docs = service.list_documents(session, kb)
             base = KnowledgeBaseOut.of(kb, len(docs), sum(d.chunk_count for d in docs))
-            listed = [{"id": d.id, "name": d.name, "chunks": d.chunk_count} for d in docs]
+            listed = [
+                {"id": d.id, "name": d.name, "chunks": d.chunk_count, "status": d.status}
+                for d in docs
+            ]
             bases.append({**base.model_dump(mode="json"), "document_list": listed})
         return bases
 

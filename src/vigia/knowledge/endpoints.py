@@ -1,6 +1,7 @@
 """Admin routes: knowledge bases of a workspace, their documents, and a search to try them.
 
-``{workspace}`` is the workspace's id or name. Every route needs the admin token.
+``{workspace}`` is the workspace's id or name. Every route needs the admin token. An upload
+too costly for one request is indexed in the background (202, ``vigia.knowledge.ingest``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,23 @@ from sqlalchemy.orm import Session
 from vigia.errors import TooLarge
 from vigia.http.deps import Admin, Db
 from vigia.knowledge import schemas, service
+from vigia.knowledge.ingest_worker import IngestWorker
 from vigia.knowledge.models import KnowledgeBase
 from vigia.knowledge.retrieval import search_knowledge
+from vigia.knowledge.uploads import add_upload
 from vigia.workspaces.service import find_workspace
 
 router = APIRouter(prefix="/admin/workspaces/{workspace}/knowledge-bases", tags=["knowledge"])
 MULTIPART_OVERHEAD = 64 * 1024
+
+
+def ingest_worker(request: Request) -> IngestWorker:
+    """The app's ingest worker (``app.state.knowledge_ingest``)."""
+    worker: IngestWorker = request.app.state.knowledge_ingest
+    return worker
+
+
+Ingest = Annotated[IngestWorker, Depends(ingest_worker)]
 
 
 def _kb(db: Session, workspace: str, kb_id: str) -> KnowledgeBase:
@@ -69,26 +81,38 @@ def delete_knowledge_base(workspace: str, kb_id: str, _: Admin, db: Db) -> Respo
     "/{kb_id}/documents",
     status_code=201,
     dependencies=[Depends(_refuse_oversized)],
-    responses={200: {"model": schemas.UploadedDocumentOut, "description": "Replaced"}},
+    responses={
+        200: {"model": schemas.UploadedDocumentOut, "description": "Replaced"},
+        202: {
+            "model": schemas.UploadedDocumentOut,
+            "description": "Too costly for one request: indexing in the background "
+            "(poll the document at Location)",
+            "headers": {"Location": {"schema": {"type": "string"}}},
+        },
+    },
 )
 def upload_document(
     workspace: str,
     kb_id: str,
     _: Admin,
     db: Db,
+    request: Request,
     response: Response,
+    worker: Ingest,
     file: Annotated[UploadFile, File(description="PDF, DOCX, HTML, Markdown or text")],
     url: Annotated[str | None, Form(max_length=service.MAX_URL_CHARS)] = None,
 ) -> schemas.UploadedDocumentOut:
-    """Adds a document (201), or replaces the one with the same file name (200)."""
+    """Adds a document (201), or replaces the one with the same file name (200); one over
+    the cost budget is queued and indexed in the background (202, status ``indexing``)."""
     kb = _kb(db, workspace, kb_id)
     data = file.file.read(service.MAX_DOCUMENT_BYTES + 1)
-    upload = service.add_document(
-        db, kb, file.filename or "", data, media_type=file.content_type, url=url
-    )
-    if upload.replaced:
+    added = add_upload(db, kb, worker, file.filename or "", data, file.content_type, url)
+    if added.queued:
+        response.status_code = 202
+        response.headers["Location"] = f"{request.url.path}/{added.document.id}"
+    elif added.replaced:
         response.status_code = 200
-    return schemas.UploadedDocumentOut.of(upload.document, replaced=upload.replaced)
+    return schemas.UploadedDocumentOut.of(added.document, replaced=added.replaced)
 
 
 @router.get("/{kb_id}/documents")
@@ -102,7 +126,8 @@ def list_documents(workspace: str, kb_id: str, _: Admin, db: Db) -> schemas.Docu
 def get_document(
     workspace: str, kb_id: str, document_id: str, _: Admin, db: Db
 ) -> schemas.DocumentDetailOut:
-    """The document with its chunks (text, page and heading of each)."""
+    """The document with its chunks (text, page and heading of each), its status and, while
+    it is indexing, its progress."""
     doc = service.get_document(db, _kb(db, workspace, kb_id), document_id)
     chunks = [schemas.ChunkOut.model_validate(c) for c in service.document_chunks(db, doc)]
     return schemas.DocumentDetailOut.of(doc, chunk_list=chunks)

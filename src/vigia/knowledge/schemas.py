@@ -60,8 +60,25 @@ class KnowledgeBaseList(BaseModel):
     knowledge_bases: list[KnowledgeBaseOut]
 
 
+class IndexingProgress(BaseModel):
+    """How many of the upload's chunks the ingest worker has embedded (``total`` is 0 until
+    the file is parsed)."""
+
+    done: int
+    total: int
+
+
+class DocumentError(BaseModel):
+    """Why the document's last background upload failed."""
+
+    code: str
+    message: str
+
+
 class DocumentOut(BaseModel):
-    """A document of a base; ``chunks`` counts the passages it was cut into."""
+    """A document of a base; ``chunks`` counts the passages it was cut into. ``status``:
+    ``ready``, ``indexing`` (a large upload in the background: ``progress``) or ``failed``
+    (``error``); a document replaced in the background keeps its previous chunks meanwhile."""
 
     id: str
     knowledge_base_id: str
@@ -72,6 +89,9 @@ class DocumentOut(BaseModel):
     sha256: str
     pages: int | None
     chunks: int
+    status: Literal["ready", "indexing", "failed"]
+    progress: IndexingProgress | None
+    error: DocumentError | None
     created_at: Timestamp
     updated_at: Timestamp
 
@@ -88,6 +108,17 @@ class DocumentOut(BaseModel):
             sha256=doc.sha256,
             pages=doc.pages,
             chunks=doc.chunk_count,
+            status=doc.status,
+            progress=(
+                IndexingProgress(done=doc.progress_done, total=doc.progress_total)
+                if doc.status == "indexing"
+                else None
+            ),
+            error=(
+                DocumentError(code=doc.error_code or "failed", message=doc.error or "")
+                if doc.status == "failed"
+                else None
+            ),
             created_at=doc.created_at,
             updated_at=doc.updated_at,
             **extra,

@@ -3,7 +3,9 @@
 Every write happens in the caller's session: a document is indexed entirely or not at all.
 Parsing and embedding come before the first write, so a bad file changes nothing. Writes
 change the draft's knowledge: each upload is a new revision, a replaced or removed one is
-retired (``vigia.knowledge.versions``), so published versions keep what they had.
+retired (``vigia.knowledge.versions``), so published versions keep what they had. An upload
+too costly for one request goes through the same steps in the background
+(``vigia.knowledge.ingest``); meanwhile its document is ``indexing``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,9 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePath
 
 import numpy as np
-from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy import ColumnElement, delete, exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from vigia.agents.models import Agent
@@ -23,30 +24,28 @@ from vigia.agents.schemas import AgentPatch
 from vigia.agents.service import draft_config, update_draft
 from vigia.db.base import new_id, utcnow
 from vigia.embeddings import Vectors
-from vigia.errors import Conflict, Invalid, NotFound, TooLarge
-from vigia.kit.fields import has_control_characters
-from vigia.knowledge.chunking import Chunk, chunk_blocks
+from vigia.errors import Conflict, Invalid, NotFound
 from vigia.knowledge.embedding import BATCH, DEFAULT_EMBEDDER, EMBEDDERS, embedder_for
 from vigia.knowledge.models import (
     KnowledgeBase,
     KnowledgeChunk,
     KnowledgeDocument,
     KnowledgeRevision,
+    KnowledgeUpload,
 )
-from vigia.knowledge.parsers import document_kind, parse_document
+from vigia.knowledge.preparing import MAX_DOCUMENT_BYTES as MAX_DOCUMENT_BYTES
+from vigia.knowledge.preparing import MAX_URL_CHARS as MAX_URL_CHARS
+from vigia.knowledge.preparing import Checked, Prepared, check_upload, prepare
+from vigia.knowledge.staging import add_chunks, drop_uploads
 from vigia.knowledge.versions import (
     collection_of,
     retire,
     revision_collection,
 )
 from vigia.observability import report
-from vigia.search import Entry, index_for
+from vigia.search import index_for
 from vigia.workspaces.models import Workspace
 
-MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
-MAX_NAME_CHARS = 255
-MAX_URL_CHARS = 2000
-MAX_CHUNKS_PER_DOCUMENT = 20_000
 MAX_KNOWLEDGE_BASES = 200
 
 Progress = Callable[[int, int], None]
@@ -137,18 +136,26 @@ def delete_knowledge_base(session: Session, kb: KnowledgeBase) -> None:
         index.drop(session, collection)
     session.execute(delete(KnowledgeChunk).where(KnowledgeChunk.knowledge_base_id == kb.id))
     session.execute(delete(KnowledgeRevision).where(KnowledgeRevision.knowledge_base_id == kb.id))
+    of_base = select(KnowledgeDocument.id).where(KnowledgeDocument.knowledge_base_id == kb.id)
+    drop_uploads(session, KnowledgeUpload.document_id.in_(of_base))
     session.execute(delete(KnowledgeDocument).where(KnowledgeDocument.knowledge_base_id == kb.id))
     session.delete(kb)
     session.flush()
 
 
+def _listed() -> ColumnElement[bool]:
+    """Documents the admin sees: those the draft reads, and those indexing or failed."""
+    read = exists().where(KnowledgeRevision.document_id == KnowledgeDocument.id, _live())
+    return or_(read, KnowledgeDocument.status != "ready")
+
+
 def list_documents(session: Session, kb: KnowledgeBase) -> list[KnowledgeDocument]:
-    """The documents of the draft's knowledge (those with a live revision), by name."""
+    """The documents of the draft's knowledge (those with a live revision) and those being
+    indexed or whose indexing failed, by name."""
     return list(
         session.scalars(
             select(KnowledgeDocument)
-            .join(KnowledgeRevision, KnowledgeRevision.document_id == KnowledgeDocument.id)
-            .where(KnowledgeDocument.knowledge_base_id == kb.id, _live())
+            .where(KnowledgeDocument.knowledge_base_id == kb.id, _listed())
             .order_by(KnowledgeDocument.name)
         )
     )
@@ -163,7 +170,9 @@ def live_revision(session: Session, doc: KnowledgeDocument) -> KnowledgeRevision
 
 def get_document(session: Session, kb: KnowledgeBase, document_id: str) -> KnowledgeDocument:
     doc = session.get(KnowledgeDocument, document_id)
-    if doc is None or doc.knowledge_base_id != kb.id or live_revision(session, doc) is None:
+    if doc is None or doc.knowledge_base_id != kb.id:
+        raise NotFound(f"document '{document_id}' not found")
+    if doc.status == "ready" and live_revision(session, doc) is None:
         raise NotFound(f"document '{document_id}' not found")
     return doc
 
@@ -194,39 +203,23 @@ def _forget_if_unread(session: Session, doc: KnowledgeDocument) -> None:
     session.flush()
 
 
+def _settle(session: Session, doc: KnowledgeDocument) -> None:
+    """Drops the document's waiting upload, if any (the ingest worker sees it gone and
+    stops), and marks the document ready."""
+    drop_uploads(session, KnowledgeUpload.document_id == doc.id)
+    doc.status = "ready"
+    doc.error_code = doc.error = None
+
+
 def delete_document(session: Session, kb: KnowledgeBase, doc: KnowledgeDocument) -> None:
-    """Removes a document from the draft's knowledge; published versions that read it keep
-    it until none can (``versions.retire``)."""
+    """Removes a document from the draft's knowledge, cancelling its background indexing;
+    published versions that read it keep it until none can (``versions.retire``)."""
+    _settle(session, doc)
     revision = live_revision(session, doc)
     if revision is not None:
         retire(session, kb, revision, utcnow())
     kb.updated_at = utcnow()
     _forget_if_unread(session, doc)
-
-
-def document_name(name: str) -> str:
-    """The file name of an upload (any client-side folders dropped), checked."""
-    base = PurePath(name.replace("\\", "/")).name.strip()
-    if not base:
-        raise Invalid("the document needs a file name")
-    if len(base) > MAX_NAME_CHARS:
-        raise Invalid(f"document names may have at most {MAX_NAME_CHARS} characters")
-    if has_control_characters(base):
-        raise Invalid("document names must not contain control characters (newline, tab…)")
-    return base
-
-
-def _checked_url(url: str | None) -> str | None:
-    if url is None or not url.strip():
-        return None
-    url = url.strip()
-    if (
-        len(url) > MAX_URL_CHARS
-        or not url.lower().startswith(("http://", "https://"))
-        or has_control_characters(url)
-    ):
-        raise Invalid(f"url must be an http(s) address of at most {MAX_URL_CHARS} characters")
-    return url
 
 
 @dataclass(frozen=True)
@@ -248,77 +241,73 @@ def add_document(
 ) -> Upload:
     """Parses, chunks, embeds and indexes a document; one of the same name is replaced."""
     started = time.perf_counter()
-    name = document_name(name)
-    document_kind(name, media_type)
-    if len(data) > MAX_DOCUMENT_BYTES:
-        raise TooLarge(f"documents may be at most {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB")
-    url = _checked_url(url)
-    parsed = parse_document(name, data, media_type)
-    chunks = chunk_blocks(parsed.blocks)
-    if len(chunks) > MAX_CHUNKS_PER_DOCUMENT:
-        raise TooLarge(f"a document may give at most {MAX_CHUNKS_PER_DOCUMENT} chunks")
-    vectors = _embed(kb, chunks, parsed.title, progress)
+    upload = check_upload(name, data, media_type, url)
+    prepared = prepare(upload)
+    vectors = embed(kb.embedder, prepared, progress)
+    return write_document(session, kb, upload, prepared, vectors, started)
+
+
+def write_document(
+    session: Session,
+    kb: KnowledgeBase,
+    upload: Checked,
+    prepared: Prepared,
+    vectors: Vectors | None,
+    started: float,
+    revision_id: str | None = None,
+) -> Upload:
+    """Writes the document (replacing the one of the same name), its revision, chunks and
+    index entries; a background upload the document was waiting for is dropped. With
+    ``vectors`` None the chunks were staged already under ``revision_id``
+    (``vigia.knowledge.staging``)."""
+    parsed, chunks = prepared.parsed, prepared.chunks
     doc = session.scalars(
         select(KnowledgeDocument).where(
-            KnowledgeDocument.knowledge_base_id == kb.id, KnowledgeDocument.name == name
+            KnowledgeDocument.knowledge_base_id == kb.id, KnowledgeDocument.name == upload.name
         )
     ).first()
     now = utcnow()
     previous = live_revision(session, doc) if doc is not None else None
     if doc is None:
-        doc = KnowledgeDocument(knowledge_base_id=kb.id, name=name)
+        doc = KnowledgeDocument(knowledge_base_id=kb.id, name=upload.name)
         session.add(doc)
     else:
+        _settle(session, doc)
         if previous is not None:
             retire(session, kb, previous, now)
         doc.updated_at = now
     doc.media_type = parsed.media_type
-    doc.url = url or parsed.url
-    doc.size_bytes = len(data)
-    doc.sha256 = hashlib.sha256(data).hexdigest()
+    doc.url = upload.url or parsed.url
+    doc.size_bytes = len(upload.data)
+    doc.sha256 = hashlib.sha256(upload.data).hexdigest()
     doc.pages = parsed.pages
-    doc.chunk_count = len(chunks)
+    doc.chunk_count = doc.progress_done = doc.progress_total = len(chunks)
     session.flush()
-    revision_id = new_id()
-    revision = KnowledgeRevision(
-        id=revision_id,
-        knowledge_base_id=kb.id,
-        document_id=doc.id,
-        collection=revision_collection(revision_id),
-        added_at=now,
-    )
-    session.add(revision)
-    rows = [
-        KnowledgeChunk(
-            document_id=doc.id,
+    revision_id = revision_id or new_id()
+    session.add(
+        KnowledgeRevision(
+            id=revision_id,
             knowledge_base_id=kb.id,
-            revision_id=revision.id,
-            seq=seq,
-            text=chunk.text,
-            page=chunk.page,
-            heading=chunk.heading[:1000] if chunk.heading else None,
+            document_id=doc.id,
+            collection=revision_collection(revision_id),
+            added_at=now,
         )
-        for seq, chunk in enumerate(chunks)
-    ]
-    session.add_all(rows)
-    session.flush()
-    entries = [
-        Entry(row.id, chunk.indexed_text(parsed.title), vectors[i])
-        for i, (row, chunk) in enumerate(zip(rows, chunks, strict=True))
-    ]
-    index_for(session).add(session, revision.collection, entries)
+    )
+    if vectors is not None:
+        texts = prepared.texts()
+        add_chunks(
+            session, kb.id, doc.id, revision_id, prepared, texts, vectors, range(len(chunks))
+        )
     kb.updated_at = now
     session.flush()
     report.knowledge_indexed(len(chunks), time.perf_counter() - started)
     return Upload(doc, previous is not None)
 
 
-def _embed(
-    kb: KnowledgeBase, chunks: list[Chunk], title: str | None, progress: Progress | None
-) -> Vectors:
+def embed(embedder_name: str, prepared: Prepared, progress: Progress | None) -> Vectors:
     """Passage vectors of the chunks (heading + text), in batches, reporting progress."""
-    embedder = embedder_for(kb.embedder)
-    texts = [c.indexed_text(title) for c in chunks]
+    embedder = embedder_for(embedder_name)
+    texts = prepared.texts()
     parts = []
     for start in range(0, len(texts), BATCH):
         parts.append(embedder.passages(texts[start : start + BATCH]))

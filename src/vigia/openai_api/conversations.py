@@ -45,8 +45,9 @@ class CustomerConversation(BaseModel):
 
 @router.get("/conversations/{conversation_id}/messages")
 def conversation_messages(conversation_id: str, key: ReaderKey) -> CustomerConversation:
-    """The user, assistant and operator messages of a conversation the key may reach
-    (tool calls, tool results, reviews and flagged input are not shown)."""
+    """The user, assistant and operator messages of a conversation the key may reach, a
+    blocked message and the refusal it got included (tool calls, tool results and reviews
+    are not shown)."""
     with session_scope() as session:
         row = conversations.reach_conversation(
             session, key.workspace_id, conversation_id, key.agent_id

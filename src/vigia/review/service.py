@@ -38,10 +38,12 @@ REVIEW_ROLE = "review"
 
 
 def external_agent(session: Session, key: KeyContext, agent_id: str) -> Agent:
-    """The external agent ``agent_id`` of the key's workspace; anything else is a 404."""
+    """The external agent ``agent_id`` of the key's workspace; anything else (a deleted agent
+    too) is a 404."""
     agent = session.get(Agent, agent_id) if len(agent_id) <= 36 else None
     if (
         agent is None
+        or agent.deleted_at is not None
         or agent.workspace_id != key.workspace_id
         or agent.kind != "external"
         or (key.agent_id is not None and key.agent_id != agent.id)

@@ -15,7 +15,8 @@ from vigia.db.base import Base, created_column, id_column
 
 
 class User(Base):
-    """A person who logs in (created with ``vigia user create``)."""
+    """A person who logs in (created with ``vigia user create`` or the console's users
+    page); a disabled one cannot until enabled again."""
 
     __tablename__ = "world_users"
 
@@ -23,6 +24,7 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = created_column()
+    disabled_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class UserSession(Base):

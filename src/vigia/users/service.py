@@ -30,6 +30,7 @@ __all__ = [
     "get_user",
     "login",
     "logout",
+    "set_disabled",
     "set_password",
     "user_for_token",
 ]
@@ -78,6 +79,17 @@ def set_password(session: Session, user: User, password: str) -> None:
     session.flush()
 
 
+def set_disabled(session: Session, user: User, disabled: bool) -> None:
+    """Disables the account (it cannot log in; every session of it ends) or enables it
+    again; its roles stay as they were."""
+    if disabled and user.disabled_at is None:
+        user.disabled_at = utcnow()
+        session.execute(delete(UserSession).where(UserSession.user_id == user.id))
+    elif not disabled:
+        user.disabled_at = None
+    session.flush()
+
+
 def find_user(session: Session, name: str) -> User | None:
     return session.scalar(select(User).where(User.name == name))
 
@@ -98,7 +110,7 @@ def login(session: Session, name: str, password: str, address: str) -> tuple[Use
         _HASHER.verify(user.password_hash if user else _DUMMY_HASH, password[:MAX_PASSWORD])
     except (VerificationError, InvalidHashError):
         user = None
-    if user is None:
+    if user is None or user.disabled_at is not None:
         throttle.failed(name, address)
         raise Unauthorized("invalid username or password")
     throttle.succeeded(name, address)
@@ -138,7 +150,7 @@ def user_for_token(session: Session, token: str | None) -> User:
     if seen + _idle() <= now:
         raise Unauthorized("session expired or unknown; log in again")
     user = session.get(User, record.user_id)
-    if user is None:
+    if user is None or user.disabled_at is not None:
         raise Unauthorized("not logged in")
     if now - seen >= SEEN_EVERY:
         record.last_seen_at = now

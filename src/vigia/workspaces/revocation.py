@@ -62,19 +62,20 @@ class RedisRevocations:
 
     in_process = False
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, key: str = REDIS_KEY) -> None:
         self._client = redis_client(url)
+        self._key = key  # another counter of the same kind (vigia.workspaces.settings_cache)
 
     def read(self) -> int:
-        value = self._client.get(REDIS_KEY)
+        value = self._client.get(self._key)
         if value is None:
-            self._client.set(REDIS_KEY, secrets.randbits(62), nx=True)
-            value = self._client.get(REDIS_KEY)
+            self._client.set(self._key, secrets.randbits(62), nx=True)
+            value = self._client.get(self._key)
         return int(value)
 
     def advance(self) -> None:
         self.read()  # a missing counter starts at a random value, never at 1
-        self._client.incr(REDIS_KEY)
+        self._client.incr(self._key)
 
 
 @lru_cache(maxsize=1)

@@ -6,7 +6,7 @@ from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vigia.kit.fields import Integer
+from vigia.kit.fields import Integer, Number
 from vigia.kit.wire_types import Timestamp
 from vigia.workspaces.models import ApiKey
 
@@ -110,3 +110,11 @@ class KeyCreate(BaseModel):
     scopes: list[Scope] = Field(default_factory=_chat_only, min_length=1, max_length=3)
     rpm: Integer | None = Field(default=None, ge=1, le=10_000)
     name: str = Field(default="", max_length=64)
+
+
+class BudgetUpdate(BaseModel):
+    """The workspace's monthly budget (None: no limit) and what reaching it does (the admin
+    API and the console's Uso page both set it from this shape)."""
+
+    budget_usd: Number | None = Field(default=None, ge=0, le=1_000_000_000)
+    action: Literal["pause", "alert"] = "pause"

@@ -21,6 +21,7 @@ from vigia.db.base import utcnow
 from vigia.errors import Invalid, NotFound, VigiaError
 from vigia.llm.settings import SECRET_NAME
 from vigia.workspaces.models import WorkspaceSecret
+from vigia.workspaces.settings_cache import get_settings_cache
 
 MAX_VALUE = 4096
 MAX_SECRETS = 50
@@ -116,3 +117,11 @@ def secret_value(session: Session, workspace_id: str, name: str) -> str | None:
     """The secret's value in this workspace only; None when it has no such secret."""
     row = _row(session, workspace_id, name)
     return None if row is None else unseal(workspace_id, name, row.sealed)
+
+
+def turn_secret_value(session: Session, workspace_id: str, name: str) -> str | None:
+    """``secret_value`` for a turn: cached while no secret, agent or workspace changes
+    (``vigia.workspaces.settings_cache``)."""
+    return get_settings_cache().lookup(
+        ("secret", workspace_id, name), lambda: secret_value(session, workspace_id, name)
+    )

@@ -133,6 +133,24 @@ def revoke_key(session: Session, workspace: Workspace, key_id: str) -> ApiKey:
     return row
 
 
+def revoke_agent_keys(session: Session, workspace: Workspace, agent_id: str) -> int:
+    """Revokes every live channel key of the agent (as ``revoke_key`` does, at once on every
+    replica once the session commits); returns how many it revoked."""
+    rows = session.scalars(
+        select(ApiKey).where(
+            ApiKey.workspace_id == workspace.id,
+            ApiKey.agent_id == agent_id,
+            ApiKey.revoked_at.is_(None),
+        )
+    ).all()
+    now = utcnow()
+    for row in rows:
+        row.revoked_at = now
+    session.flush()
+    advance_after_commit(session)
+    return len(rows)
+
+
 def list_keys(session: Session, workspace: Workspace) -> list[ApiKey]:
     return list(
         session.scalars(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from collections.abc import Callable
 
 import httpx
 from sqlalchemy.orm import Session
@@ -20,8 +21,8 @@ from vigia.errors import Invalid
 from vigia.llm.access import UpstreamAccess, env_key_refusal
 from vigia.llm.local_catalog import require_registered
 from vigia.llm.settings import ModelSettings
-from vigia.workspaces.limits import tool_hosts
-from vigia.workspaces.secrets import secret_names, secret_value
+from vigia.workspaces.limits import tool_hosts, turn_limits
+from vigia.workspaces.secrets import secret_names, turn_secret_value
 
 
 def _url_refusal(base_url: str, hosts: list[str]) -> str | None:
@@ -45,12 +46,12 @@ def _url_refusal(base_url: str, hosts: list[str]) -> str | None:
     return None
 
 
-def _key_refusal(session: Session, workspace_id: str, model: ModelSettings) -> str | None:
+def _key_refusal(model: ModelSettings, has_secret: Callable[[str], bool]) -> str | None:
     if model.api_key_env and model.api_key_secret:
         return "choose either api_key_secret or api_key_env, not both"
     if model.api_key_env:
         return env_key_refusal(model.api_key_env, get_settings().model_key_envs)
-    if model.api_key_secret and model.api_key_secret not in secret_names(session, workspace_id):
+    if model.api_key_secret and not has_secret(model.api_key_secret):
         return f"the workspace has no secret '{model.api_key_secret}'"
     return None
 
@@ -65,9 +66,9 @@ def check_model(session: Session, workspace_id: str, model: ModelSettings) -> No
         return
     if not model.base_url:
         raise Invalid("an OpenAI-compatible model needs a base_url")
-    refusal = _key_refusal(session, workspace_id, model) or _url_refusal(
-        model.base_url, tool_hosts(session, workspace_id)
-    )
+    refusal = _key_refusal(
+        model, lambda name: name in secret_names(session, workspace_id)
+    ) or _url_refusal(model.base_url, tool_hosts(session, workspace_id))
     if refusal is not None:
         raise Invalid(refusal)
 
@@ -77,13 +78,14 @@ def resolve_model(session: Session, workspace_id: str, model: ModelSettings) -> 
     stored configuration the rules refuse gets a refused access (nothing is sent)."""
     if model.provider != "openai":
         return model
-    hosts = tuple(tool_hosts(session, workspace_id))
-    refusal = _key_refusal(session, workspace_id, model)
+    limits = turn_limits(session, workspace_id)
+    hosts = limits.tool_hosts if limits is not None else ()
+    key = None
+    if model.api_key_secret and not model.api_key_env:
+        key = turn_secret_value(session, workspace_id, model.api_key_secret)
+    refusal = _key_refusal(model, lambda _name: key is not None)
     if refusal is not None:
         return model.with_access(UpstreamAccess(hosts=hosts, refused=refusal))
-    key = None
     if model.api_key_env:
         key = os.environ.get(model.api_key_env)
-    elif model.api_key_secret:
-        key = secret_value(session, workspace_id, model.api_key_secret)
     return model.with_access(UpstreamAccess(api_key=key, hosts=hosts))

@@ -19,6 +19,11 @@ MAX_SCOPE_PATH_LENGTH = 512
 MAX_NAME_BYTES = 255  # what a file system allows for one file or folder name (NAME_MAX)
 
 
+def collection_of(world_id: str) -> str:
+    """The search collection of a world's passages."""
+    return f"world:{world_id}"
+
+
 def add_world(
     session: Session, world_id: str, path: str | Path, workspace_id: str | None = None
 ) -> World:

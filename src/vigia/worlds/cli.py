@@ -26,7 +26,7 @@ from vigia.workspaces.models import Workspace
 from vigia.workspaces.service import find_workspace, list_workspaces
 from vigia.worlds.access import assign, unassigned
 from vigia.worlds.catalog import add_world, get_world, list_worlds
-from vigia.worlds.indexer import index_world
+from vigia.worlds.ingest.indexer import index_world
 
 world_app = typer.Typer(help="Document worlds", no_args_is_help=True)
 

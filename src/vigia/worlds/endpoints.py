@@ -22,9 +22,10 @@ from vigia.kit.fields import RowId
 from vigia.users import service as users
 from vigia.users.models import User
 from vigia.users.schemas import DoneOut
-from vigia.worlds import conversations, personal
 from vigia.worlds.catalog import MAX_SCOPE_PATHS
-from vigia.worlds.chat import Prepared, lens_scope, prepare, run_lens, turn_events
+from vigia.worlds.chat import conversations, personal
+from vigia.worlds.chat.turn import Prepared, lens_scope, prepare, run_lens, turn_events
+from vigia.worlds.chat.turn_log import RUN_HEADER, TurnGate, TurnLog
 from vigia.worlds.models import WorldConversation
 from vigia.worlds.schemas import (
     MAX_MESSAGE,
@@ -56,7 +57,6 @@ from vigia.worlds.schemas import (
     TurnEvent,
     UploadedFileOut,
 )
-from vigia.worlds.turn_log import RUN_HEADER, TurnGate, TurnLog
 
 # Every route answers the cookie: none may be made by another site.
 router = APIRouter(tags=["worlds"], dependencies=[Depends(require_same_origin)])

@@ -12,16 +12,8 @@ from __future__ import annotations
 
 import re
 
-from vigia.worlds.cobol.preprocess import is_free_format
-
-COBOL_SUFFIXES = (".cbl", ".cob", ".cobol", ".cpy", ".copy", ".cpb", ".ccp", ".pco", ".sqb")
 QUOTE_CHARS = 160
 _COMMENT_MARKS = re.compile(r"^[*/=\-\s]+|[*/=\-\s]+$")
-
-
-def is_fixed_format(path: str, text: str) -> bool:
-    """Whether ``path`` is COBOL written in fixed format (sequence and indicator areas)."""
-    return path.lower().endswith(COBOL_SUFFIXES) and not is_free_format(text)
 
 
 def code_area(raw: str, fixed: bool) -> tuple[str, str]:

@@ -1,5 +1,5 @@
-// Vigia console: the playground's streamed turns, upload progress, confirmations and the
-// inbox's live transcript.
+// Vigia console: the playground's streamed turns, upload progress, confirmations, the copy
+// button of a new key and the inbox's live transcript.
 // Loaded as a file (the CSP allows no inline script); htmx does the rest.
 "use strict";
 
@@ -73,6 +73,7 @@
     const input = form.elements.namedItem("message");
     const conversation = form.elements.namedItem("conversation_id");
     const send = form.querySelector("button[type=submit]");
+    send.disabled = false; // served disabled: without this handler a send is a bare stream
     form.querySelector("[data-action=new-conversation]").addEventListener("click", function () {
       conversation.value = "";
       log.replaceChildren();
@@ -170,6 +171,17 @@
     }
     window.setTimeout(poll, 3000);
   }
+
+  // A button with data-copy="ID" copies that element's text (a key shown once) and says so.
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest ? event.target.closest("button[data-copy]") : null;
+    if (!button) { return; }
+    const source = document.getElementById(button.dataset.copy);
+    if (!source || !navigator.clipboard) { return; }
+    navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+      button.textContent = button.dataset.copied;
+    }).catch(function () { /* the text stays selectable by hand */ });
+  });
 
   document.addEventListener("submit", function (event) {
     const form = event.target;

@@ -65,10 +65,11 @@ def stage_rows(run_id: str, stages: list[StageRecord]) -> list[dict[str, Any]]:
 
 
 def _write_run(session: Session, turn: Turn, run: dict[str, Any]) -> None:
-    session.execute(insert(table_of(Run)), [run])
+    connection = session.connection()  # Core statements: the ORM's execute adds nothing here
+    connection.execute(insert(table_of(Run)), [run])
     stages = stage_rows(run["id"], turn.trace.stages)
     if stages:
-        session.execute(insert(table_of(RunStage)), stages)
+        connection.execute(insert(table_of(RunStage)), stages)
     if turn.reserved_usd:
         settle(session, turn.run_id)
 
@@ -85,8 +86,8 @@ def _messages(turn: Turn, result: TurnResult) -> list[ChatMessage]:
 
 
 def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
-    """Stores the conversation turn and its run. A blocked input is never stored as a message,
-    except during a handoff, where the operator sees it, flagged (never model input)."""
+    """Stores the conversation turn and its run. A message the input guardrails blocked is
+    stored too, with the refusal it got, both marked (never model input)."""
     request = turn.request
     with write_scope() as session:
         run = _run_values(turn, model)
@@ -97,18 +98,15 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
             cost_usd=result.cost_usd,
             budget_alert=result.budget_alert,
         )
-        input_blocked = result.status == "blocked" and any(
-            s.name == "input_guardrails" and s.outcome == "blocked" for s in turn.trace.stages
-        )
-        messages = [] if input_blocked else _messages(turn, result)
         opened = (request.workspace_id, request.agent_id) if turn.new_conversation else None
         conversations.record_exchange(
             session,
             turn.conversation_id,
-            messages,
+            _messages(turn, result),
             turn.run_id,
             open_for=opened,
-            flagged=turn.input_flagged,
+            channel=request.channel,
+            marks=turn.input_marks,
         )
         if turn.hands_off:
             conversations.hand_off(session, turn.conversation_id)

@@ -13,7 +13,7 @@ from vigia.conversations import service as conversations
 from vigia.engine.stages.tool_calls import screen
 from vigia.engine.turn import Turn
 from vigia.llm.protocol import ChatMessage, ToolSpec
-from vigia.workspaces.limits import tool_hosts
+from vigia.workspaces.limits import turn_limits
 
 
 def offered_tools(turn: Turn) -> list[ToolSpec]:
@@ -65,7 +65,8 @@ def _unsaved(session: Session, turn: Turn, continuation: list[ChatMessage]) -> l
 def prepare_tools(session: Session, turn: Turn) -> ToolSetup:
     """Reads the tool hosts (agents with tools) and screens the client's tool results."""
     if turn.config.tools:
-        turn.tool_hosts = tool_hosts(session, turn.workspace_id)
+        limits = turn_limits(session, turn.workspace_id)
+        turn.tool_hosts = list(limits.tool_hosts) if limits is not None else []
     continuation, withheld, flagged = [], [], False
     for message in turn.request.continuation:
         if message.role == "tool":

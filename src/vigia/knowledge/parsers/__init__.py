@@ -7,12 +7,13 @@ from pathlib import PurePath
 from vigia.errors import Invalid, UnsupportedMedia
 from vigia.knowledge.parsers.base import Block, ParsedDocument, storable
 from vigia.knowledge.parsers.docx import parse_docx
-from vigia.knowledge.parsers.html import parse_html
+from vigia.knowledge.parsers.html import check_html_size, parse_html
 from vigia.knowledge.parsers.markdown import parse_markdown
 from vigia.knowledge.parsers.pdf import parse_pdf
 from vigia.knowledge.parsers.text import parse_text
+from vigia.knowledge.parsers.zip_bounds import check_zip_bounds
 
-__all__ = ["Block", "ParsedDocument", "document_kind", "parse_document"]
+__all__ = ["Block", "ParsedDocument", "check_size_caps", "document_kind", "parse_document"]
 
 KINDS_BY_EXTENSION = {
     ".pdf": "pdf",
@@ -55,6 +56,15 @@ def decode_text(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace")
+
+
+def check_size_caps(kind: str, data: bytes) -> None:
+    """The parsers' size caps that need no parsing (413): what a DOCX expands to, an HTML
+    page's text; 422 for a DOCX that is no readable ZIP. For uploads parsed later."""
+    if kind == "docx":
+        check_zip_bounds(data, "DOCX")
+    elif kind == "html":
+        check_html_size(decode_text(data))
 
 
 def parse_document(name: str, data: bytes, media_type: str | None = None) -> ParsedDocument:

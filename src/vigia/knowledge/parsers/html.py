@@ -108,10 +108,15 @@ def _leaf_blocks(root: Tag) -> list[Tag]:
     return [t for t in order[1:] if t.name in _BLOCKS and id(t) not in holding]
 
 
-def parse_html(text: str) -> ParsedDocument:
-    """Blocks in reading order with their open headings."""
+def check_html_size(text: str) -> None:
+    """413 for a page past ``MAX_HTML_CHARS`` of text."""
     if len(text) > MAX_HTML_CHARS:
         raise TooLarge(f"an HTML page may have at most {MAX_HTML_CHARS // (1024 * 1024)} MiB")
+
+
+def parse_html(text: str) -> ParsedDocument:
+    """Blocks in reading order with their open headings."""
+    check_html_size(text)
     _check_depth(text)
     soup = BeautifulSoup(text, "lxml")
     _elements(soup)
