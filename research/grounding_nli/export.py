@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from training.encoder import corpus
-from training.encoder.export import quantize_int8
+from training.encoder.export import quantize_int8, stamp
 from training.encoder.model import E5Classifier, E5Encoder
 from training.injection.export import export_onnx, onnx_probabilities
 from training.injection.train import pruned_model
@@ -34,22 +34,6 @@ LABELS = ["not_entailed", "entailed"]
 INPUTS = ["input_ids", "attention_mask"]
 OUTPUTS = ["logits"]
 SHIPPED_FILES = ("model.int8.onnx", "tokenizer.json", "normalization.json")
-
-
-def stamp(path: Path) -> None:
-    """Record the model id, input and output names in the ONNX metadata."""
-    import onnx
-
-    graph = onnx.load(str(path))
-    del graph.metadata_props[:]
-    for key, value in (
-        ("model_id", MODEL_ID),
-        ("inputs", ",".join(INPUTS)),
-        ("outputs", ",".join(OUTPUTS)),
-    ):
-        entry = graph.metadata_props.add()
-        entry.key, entry.value = key, value
-    onnx.save(graph, str(path))
 
 
 def main() -> None:
@@ -71,7 +55,7 @@ def main() -> None:
     fp32, int8 = args.trained / "model.fp32.onnx", args.out / "model.int8.onnx"
     export_onnx(model, fp32)
     quantize_int8(fp32, int8)
-    stamp(int8)
+    stamp(int8, MODEL_ID, INPUTS, OUTPUTS)
     tokenizer.save(args.out)
 
     _, validation = pairs_data.split(pairs_data.build(data, args.mirrors))

@@ -32,7 +32,7 @@ from torch.nn import functional
 from training.encoder import corpus
 from training.encoder.embed import pad_batch
 from training.encoder.model import E5Classifier
-from training.injection.train import batches, pruned_model
+from training.injection.train import attack_probabilities, batches, pruned_model
 
 from research.grounding_nli import data as pairs_data
 
@@ -52,23 +52,6 @@ PARAMETERS = {
     "threads": 1,
     "budget_s": 2000,
 }
-
-
-@torch.no_grad()
-def entailed_probabilities(
-    model: E5Classifier, pairs: list[list[int]], pad: int, size: int = 64
-) -> list[float]:
-    """P(entailed) of each encoded pair, in order."""
-    model.eval()
-    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i]))
-    out = [0.0] * len(pairs)
-    for start in range(0, len(order), size):
-        part = order[start : start + size]
-        ids, mask = pad_batch([pairs[i] for i in part], pad)
-        for i, p in zip(part, model(ids, mask).softmax(dim=-1)[:, 1].tolist(), strict=True):
-            out[i] = p
-    model.train()
-    return out
 
 
 def train(args: argparse.Namespace) -> None:
@@ -166,7 +149,7 @@ def train(args: argparse.Namespace) -> None:
             elapsed = time.perf_counter() - clock
             print(f"step {step}/{plan['total']} loss {loss.item():.4f} {elapsed:.0f}s", flush=True)
     torch.save(model.state_dict(), args.out / "model.pt")
-    scores = entailed_probabilities(model, validation_ids, tokenizer.pad)
+    scores = attack_probabilities(model, validation_ids, tokenizer.pad)  # P(label 1): entailed
     record = [
         {"label": r.label, "lang": r.lang, "source": r.source, "kind": r.kind, "p": round(p, 6)}
         for r, p in zip(validation_rows, scores, strict=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,7 +88,12 @@ def quantize_int8(source: Path, target: Path) -> None:
     )
 
 
-def stamp(path: Path, model_id: str) -> None:
+def stamp(
+    path: Path,
+    model_id: str,
+    inputs: Sequence[str] = ("input_ids", "attention_mask"),
+    outputs: Sequence[str] = ("embedding",),
+) -> None:
     """Record the model id and the graph's input and output names in the ONNX metadata."""
     import onnx
 
@@ -95,8 +101,8 @@ def stamp(path: Path, model_id: str) -> None:
     del model.metadata_props[:]
     for key, value in (
         ("model_id", model_id),
-        ("inputs", "input_ids,attention_mask"),
-        ("outputs", "embedding"),
+        ("inputs", ",".join(inputs)),
+        ("outputs", ",".join(outputs)),
     ):
         entry = model.metadata_props.add()
         entry.key, entry.value = key, value

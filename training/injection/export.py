@@ -28,6 +28,7 @@ import torch
 
 from training.encoder import corpus
 from training.encoder.embed import pad_batch
+from training.encoder.export import stamp
 from training.encoder.model import E5Classifier, E5Encoder
 from training.injection import data as rows_data
 from training.injection.thresholds import FPR_TARGETS, MODEL_ID, SHIPPED, figures, thresholds_for
@@ -156,22 +157,6 @@ def quantize_int8(source: Path, target: Path) -> None:
     )
 
 
-def stamp(path: Path) -> None:
-    """Record the model id, input and output names in the ONNX metadata."""
-    import onnx
-
-    graph = onnx.load(str(path))
-    del graph.metadata_props[:]
-    for key, value in (
-        ("model_id", MODEL_ID),
-        ("inputs", ",".join(INPUTS)),
-        ("outputs", ",".join(OUTPUTS)),
-    ):
-        entry = graph.metadata_props.add()
-        entry.key, entry.value = key, value
-    onnx.save(graph, str(path))
-
-
 def onnx_probabilities(
     path: Path, windows: list[list[int]], pad: int, disabled: tuple[str, ...] = RUN_TIME_DISABLED
 ) -> np.ndarray:
@@ -216,7 +201,7 @@ def main() -> None:
     export_onnx(model, fp32)
     fuse_attention(fp32, fused)
     quantize_int8(fused, int8)
-    stamp(int8)
+    stamp(int8, MODEL_ID, INPUTS, OUTPUTS)
     tokenizer.save(args.out)
 
     _, validation = rows_data.split(rows_data.load_rows(data))
