@@ -5,12 +5,14 @@ too. The walk posts to every write route of the app without the token and with a
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant
 from tests.console.helpers import log_in, make_user
+from vigia.console import rendering
 from vigia.console.security import SAFE_METHODS
 from vigia.http.errors import every_route
 
@@ -41,3 +43,14 @@ def test_every_console_write_is_refused_without_the_token(
         )
         assert wrong.status_code == 403, (method, path, wrong.status_code)
         assert "El formulario venció" in without.text
+
+
+def test_templates_write_the_csrf_field_only_through_csrf_field() -> None:
+    templates = Path(rendering.__file__).parent / "templates"
+    by_hand = [
+        path.name
+        for path in templates.glob("*.html")
+        if 'name="csrf"' in path.read_text(encoding="utf-8")
+    ]
+    assert by_hand == []
+    assert any("csrf_field()" in p.read_text(encoding="utf-8") for p in templates.glob("*.html"))
