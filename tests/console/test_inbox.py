@@ -97,3 +97,128 @@ def test_an_operator_reply_carries_the_operators_name_to_the_customer(
     ).json()
     last = customer["messages"][-1]
     assert (last["role"], last["content"], last["author"]) == ("operator", "Ya te ayudo.", "oscar")
+
+
+def _base(tenant: Tenant) -> str:
+    return f"/console/w/{tenant.workspace_id}"
+
+
+def _say(client: TestClient, tenant: Tenant, conversation: str, text: str) -> None:
+    """The customer writes again in the conversation (in handoff: no agent reply)."""
+    said = client.post(
+        "/v1/chat/completions",
+        headers={"Authorization": f"Bearer {tenant.production_key}"},
+        json={
+            "model": tenant.agent_slug,
+            "messages": [{"role": "user", "content": text}],
+            "conversation_id": conversation,
+        },
+    )
+    assert said.status_code == 200, said.text
+
+
+def test_taking_a_conversation_names_its_holder_and_releasing_frees_it(
+    client: TestClient, tenant: Tenant
+) -> None:
+    conversation = _handed_off(client, tenant)
+    make_user("oscar", tenant.workspace_id, "operator")
+    token = log_in(client, "oscar")
+    base = _base(tenant)
+    before = client.get(f"{base}/inbox?c={conversation}").text
+    assert "sin asignar" in before and ">Tomar</button>" in before
+    taken = client.post(f"{base}/conversations/{conversation}/handoff", data={"csrf": token})
+    assert taken.status_code == 200 and taken.url.path == f"{base}/inbox"
+    page = client.get(f"{base}/inbox?c={conversation}").text
+    assert "Atiende: <strong>oscar</strong>" in page  # beside the open conversation
+    assert ">Tomar</button>" not in page
+    listed = client.get(f"{base}/inbox/items").text
+    assert '<span data-role="holder">Atiende: oscar</span>' in listed
+    released = client.post(
+        f"{base}/conversations/{conversation}/release", data={"csrf": token, "back": "inbox"}
+    )
+    assert released.status_code == 200
+    assert released.url.params["released"] == conversation
+    assert "Conversación devuelta al agente: él responde los próximos mensajes." in released.text
+    assert "oscar" not in client.get(f"{base}/inbox/items").text
+    stored = client.get(
+        f"/admin/workspaces/{tenant.workspace_id}/conversations/{conversation}", headers=ADMIN
+    ).json()
+    assert stored["handoff"] is False
+    again = client.get(f"{base}/conversations/{conversation}").text
+    assert "Atiende" not in again  # nobody holds it once it is back with the agent
+
+
+def test_the_release_button_asks_for_confirmation_and_the_page_says_where_it_went(
+    client: TestClient, tenant: Tenant
+) -> None:
+    conversation = _handed_off(client, tenant)
+    make_user("oscar", tenant.workspace_id, "operator")
+    token = log_in(client, "oscar")
+    base = _base(tenant)
+    page = client.get(f"{base}/conversations/{conversation}").text
+    assert 'data-confirm="¿Devolver la conversación al agente? Él responderá' in page
+    released = client.post(f"{base}/conversations/{conversation}/release", data={"csrf": token})
+    assert released.url.path == f"{base}/conversations/{conversation}"
+    assert "Conversación devuelta al agente" in released.text
+
+
+def test_another_operators_reply_or_take_is_refused_while_someone_holds_it(
+    client: TestClient, tenant: Tenant
+) -> None:
+    conversation = _handed_off(client, tenant)
+    make_user("oscar", tenant.workspace_id, "operator")
+    make_user("olga", tenant.workspace_id, "operator")
+    base = _base(tenant)
+    token = log_in(client, "oscar")
+    client.post(f"{base}/conversations/{conversation}/handoff", data={"csrf": token})
+    before = _stored(client, tenant, conversation)
+    with TestClient(client.app) as other:
+        olga = log_in(other, "olga")
+        refused = other.post(
+            f"{base}/conversations/{conversation}/reply",
+            data={"csrf": olga, "content": "Yo te atiendo.", "back": "inbox"},
+        )
+        assert refused.status_code == 409
+        assert "Otra persona atiende esta conversación; no se guardó tu respuesta." in refused.text
+        assert 'aria-describedby="reply-error"' in refused.text
+        taken = other.post(f"{base}/conversations/{conversation}/handoff", data={"csrf": olga})
+        assert taken.status_code == 409
+    assert _stored(client, tenant, conversation) == before
+    assert "Atiende: oscar" in client.get(f"{base}/inbox/items").text
+
+
+def test_a_reply_to_a_conversation_nobody_holds_takes_it(
+    client: TestClient, tenant: Tenant
+) -> None:
+    conversation = _handed_off(client, tenant)
+    make_user("oscar", tenant.workspace_id, "operator")
+    token = log_in(client, "oscar")
+    base = _base(tenant)
+    client.post(
+        f"{base}/conversations/{conversation}/reply",
+        data={"csrf": token, "content": "Hola, soy Oscar.", "back": "inbox"},
+    )
+    assert "Atiende: oscar" in client.get(f"{base}/inbox/items").text
+
+
+def test_the_inbox_counts_unread_customer_messages_and_the_wait(
+    client: TestClient, tenant: Tenant
+) -> None:
+    conversation = _handed_off(client, tenant)
+    make_user("oscar", tenant.workspace_id, "operator")
+    token = log_in(client, "oscar")
+    base = _base(tenant)
+    first = client.get(f"{base}/inbox/items").text
+    assert '<span class="badge" data-role="unread">1 sin leer</span>' in first
+    assert '<span data-role="waiting">espera 0 min</span>' in first
+    client.post(
+        f"{base}/conversations/{conversation}/reply",
+        data={"csrf": token, "content": "Ya te ayudo.", "back": "inbox"},
+    )
+    answered = client.get(f"{base}/inbox/items").text
+    assert 'data-role="unread"' not in answered and 'data-role="waiting"' not in answered
+    _say(client, tenant, conversation, "¿Sigue ahí?")
+    _say(client, tenant, conversation, "¿Hola?")
+    waiting = client.get(f"{base}/inbox/items").text
+    assert '<span class="badge" data-role="unread">2 sin leer</span>' in waiting
+    assert 'data-role="waiting"' in waiting

@@ -1,11 +1,12 @@
 """The inbox's open transcript in a real browser (headless chromium): three refreshes keep
 the operator's scroll position and open trace, and a message that arrives meanwhile is
-appended and announced without moving the view."""
+appended and announced without moving the view; an operator takes a conversation, the
+customer reads the named reply through the API, and giving it back asks first."""
 
 from __future__ import annotations
 
 import httpx
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from tests.conftest import ADMIN_TOKEN, make_tenant
 from tests.console.conftest import PageErrors
@@ -80,5 +81,45 @@ def test_the_inbox_keeps_the_scroll_and_open_trace_across_three_refreshes(
     notice.click()
     expect(notice).to_be_hidden()
     assert transcript.evaluate("el => el.scrollTop + el.clientHeight >= el.scrollHeight - 1")
+    context.close()
+    assert errors.messages == []
+
+
+def test_an_operator_takes_a_conversation_and_the_customer_reads_the_named_reply(
+    browser: Browser, server: str
+) -> None:
+    tenant = make_tenant()
+    make_user("oscar", tenant.workspace_id, "operator")
+    conversation = _handed_off_conversation(server, tenant.production_key, tenant.workspace_id)
+    errors = PageErrors()
+    context = browser.new_context(viewport={"width": 1180, "height": 760}, locale="es-AR")
+    page = context.new_page()
+    errors.watch(page)
+    page.goto(f"{server}/console")
+    page.fill("input[name=username]", "oscar")
+    page.fill("input[name=password]", PASSWORD)
+    page.press("input[name=password]", "Enter")
+    page.goto(f"{server}/console/w/{tenant.workspace_id}/inbox?c={conversation}")
+    page.get_by_role("button", name="Tomar").click()
+    expect(page.locator("#inbox-conversation [data-role=holder]")).to_have_text("Atiende: oscar")
+    page.fill("textarea[name=content]", "Soy Oscar, ya lo reviso.")
+    page.get_by_role("button", name="Responder").click()
+    expect(page.locator("[data-role=transcript]")).to_contain_text("Soy Oscar, ya lo reviso.")
+    customer = httpx.get(
+        f"{server}/v1/conversations/{conversation}/messages",
+        headers={"Authorization": f"Bearer {tenant.production_key}"},
+    ).json()
+    last = customer["messages"][-1]
+    assert (last["author"], last["content"]) == ("oscar", "Soy Oscar, ya lo reviso.")
+    asked: list[str] = []
+
+    def confirm(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", confirm)
+    page.get_by_role("button", name="Devolver al agente").click()
+    expect(page.locator("[data-role=released]")).to_contain_text("Conversación devuelta al agente")
+    assert asked and asked[0].startswith("¿Devolver la conversación al agente?")
     context.close()
     assert errors.messages == []

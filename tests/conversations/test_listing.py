@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from sqlalchemy import event
+
 from tests.conftest import Tenant
 from vigia.conversations.listing import ConversationFilter, list_conversations
 from vigia.conversations.marks import InputMarks
@@ -90,3 +92,44 @@ def test_messages_a_guardrail_marked_are_counted(tenant: Tenant) -> None:
         rows = list_conversations(session, tenant.workspace_id).rows
     counts = {row.conversation.id: (row.messages, row.marked) for row in rows}
     assert counts == {marked: (2, 1), clean: (2, 0)}  # the refusal is not counted twice
+
+
+def _statements(tenant: Tenant) -> tuple[int, list[tuple[int, bool]]]:
+    """How many SQL statements one listing runs, and each row's (unread, waiting?)."""
+    seen: list[str] = []
+
+    def count(*args: object) -> None:
+        seen.append(str(args[2]))
+
+    with session_scope() as session:
+        engine = session.get_bind()
+        event.listen(engine, "before_cursor_execute", count)
+        try:
+            rows = list_conversations(session, tenant.workspace_id).rows
+        finally:
+            event.remove(engine, "before_cursor_execute", count)
+        return len(seen), [(row.unread, row.waiting_since is not None) for row in rows]
+
+
+def test_unread_and_waiting_come_from_the_listing_query_without_one_per_row(
+    tenant: Tenant,
+) -> None:
+    cid = _conversation(tenant, "openai", "Hola", minutes_ago=30)
+    with session_scope() as session:
+        record_exchange(
+            session,
+            cid,
+            [ChatMessage("operator", "Te atiendo."), ChatMessage("user", "Gracias, ¿y?")],
+            new_id(),
+            now=utcnow() - timedelta(minutes=5),
+        )
+    one, rows = _statements(tenant)
+    assert rows == [(1, True)]  # only the message after the operator's reply is unread
+    for minutes in range(3):
+        _conversation(tenant, "openai", f"Otra {minutes}", minutes_ago=minutes + 40)
+    many, rows = _statements(tenant)
+    assert many == one  # the same statements however many rows
+    assert rows[0] == (1, True) and rows[1:] == [(1, True)] * 3
+    with session_scope() as session:
+        waited = list_conversations(session, tenant.workspace_id).rows[0].waited(utcnow())
+    assert waited is not None and timedelta(minutes=4) < waited < timedelta(minutes=6)

@@ -327,6 +327,23 @@ _TEXTS: dict[str, tuple[str, str]] = {
     ),
     "inbox.new_messages": ("Mensajes nuevos: {n} (ver)", "New messages: {n} (show)"),
     "inbox.release": ("Devolver al agente", "Give back to the agent"),
+    "inbox.release_confirm": (
+        "¿Devolver la conversación al agente? Él responderá los próximos mensajes.",
+        "Give the conversation back to the agent? It will answer the next messages.",
+    ),
+    "inbox.released": (
+        "Conversación devuelta al agente: él responde los próximos mensajes.",
+        "Conversation given back to the agent: it answers the next messages.",
+    ),
+    "inbox.take": ("Tomar", "Take"),
+    "inbox.held_by": ("Atiende", "Handled by"),
+    "inbox.unassigned": ("sin asignar", "unassigned"),
+    "inbox.unread": ("sin leer", "unread"),
+    "inbox.waiting": ("espera", "waiting"),
+    "inbox.held_by_other": (
+        "Otra persona atiende esta conversación; no se guardó tu respuesta.",
+        "Someone else handles this conversation; your reply was not stored.",
+    ),
     # usage
     "usage.budget": ("Presupuesto del mes", "This month's budget"),
     "usage.spent": ("Gastado", "Spent"),

@@ -23,8 +23,11 @@ from vigia.conversations.listing import (
     list_conversations,
 )
 from vigia.conversations.models import Conversation
+from vigia.db.base import utcnow
 from vigia.engine import RunOut, run_view
+from vigia.errors import Conflict
 from vigia.http.deps import Db
+from vigia.users import service as users
 
 router = APIRouter(prefix="/console/w/{ws}", include_in_schema=False)
 
@@ -45,12 +48,18 @@ def _transcript(db: Session, access: Access, conversation_id: str) -> dict[str, 
         "messages": conversations.messages(db, conversation.id),
         "runs": _runs(db, access, conversation),
         "slug": _slugs(db, access).get(conversation.agent_id, ""),
+        "holder": _holders(db, {conversation.assigned_to}).get(conversation.assigned_to or "", ""),
     }
+
+
+def _holders(db: Session, user_ids: set[str | None]) -> dict[str, str]:
+    """The names of the operators holding conversations, by user id."""
+    return users.names_of(db, {u for u in user_ids if u is not None})
 
 
 @router.get("/conversations/{conversation_id}")
 def conversation_page(
-    request: Request, conversation_id: str, access: ConversationReader, db: Db
+    request: Request, conversation_id: str, access: ConversationReader, db: Db, released: str = ""
 ) -> Response:
     return page(
         request,
@@ -58,6 +67,7 @@ def conversation_page(
         access=access,
         section="conversations",
         back="conversations",
+        released=bool(released),
         **_transcript(db, access, conversation_id),
     )
 
@@ -83,9 +93,10 @@ def _back(access: Access, conversation_id: str, back: str) -> str:
 
 @router.post("/conversations/{conversation_id}/handoff")
 def take_over(conversation_id: str, access: Operator, db: Db) -> Response:
-    """A person takes the conversation: the agent stops answering it."""
+    """The operator takes ("tomar") the conversation: the agent stops answering it and they
+    hold it; one another operator holds is refused (409) until it is released."""
     row = conversations.get_conversation(db, access.workspace.id, conversation_id)
-    conversations.set_handoff(db, row, True)
+    conversations.assign(db, row, access.user.id)
     return see_other(_back(access, conversation_id, "inbox"))
 
 
@@ -96,11 +107,12 @@ def release(
     db: Db,
     back: Annotated[str, Field(max_length=20)] = "conversation",
 ) -> Response:
-    """The agent answers the conversation again."""
+    """The agent answers the conversation again and nobody holds it; the next page says so."""
     row = conversations.get_conversation(db, access.workspace.id, conversation_id)
     conversations.set_handoff(db, row, False)
-    target = f"{access.base}/inbox" if back == "inbox" else _back(access, conversation_id, back)
-    return see_other(target)
+    if back == "inbox":
+        return see_other(f"{access.base}/inbox?released={conversation_id}")
+    return see_other(f"{access.base}/conversations/{conversation_id}?released=1")
 
 
 @router.post("/conversations/{conversation_id}/reply")
@@ -113,11 +125,18 @@ def reply(
     back: Annotated[str, Field(max_length=20)] = "inbox",
 ) -> Response:
     """An operator's reply, signed with their name and stored in the conversation (the
-    client reads it from there); a blank one is refused next to the field, nothing stored."""
+    client reads it from there); a blank one is refused next to the field, nothing stored.
+    A conversation nobody holds is taken by the replier; one another operator holds is
+    refused (409) next to the field, nothing stored."""
     row = conversations.get_conversation(db, access.workspace.id, conversation_id)
     if not content.strip():
-        return _inbox_page(request, access, db, conversation_id, reply_blank=True)
-    conversations.add_operator_reply(db, row, content, author=access.user.name)
+        return _inbox_page(request, access, db, conversation_id, reply_error="blank_reply")
+    try:
+        conversations.add_operator_reply(
+            db, row, content, author=access.user.name, by=access.user.id
+        )
+    except Conflict:
+        return _inbox_page(request, access, db, conversation_id, reply_error="held_by_other")
     return see_other(_back(access, conversation_id, back))
 
 
@@ -125,29 +144,53 @@ def _inbox_rows(db: Session, access: Access) -> list[ConversationSummary]:
     return list_conversations(db, access.workspace.id, ConversationFilter(handoff=True)).rows
 
 
+def _list_context(db: Session, access: Access) -> dict[str, Any]:
+    """What the inbox list shows: its rows, agent slugs, holders' names and the clock."""
+    rows = _inbox_rows(db, access)
+    return {
+        "rows": rows,
+        "slugs": _slugs(db, access),
+        "holders": _holders(db, {row.conversation.assigned_to for row in rows}),
+        "now": utcnow(),
+    }
+
+
+_REPLY_STATUS = {"": 200, "blank_reply": 422, "held_by_other": 409}
+
+
 def _inbox_page(
-    request: Request, access: Access, db: Session, c: str, *, reply_blank: bool = False
+    request: Request,
+    access: Access,
+    db: Session,
+    c: str,
+    *,
+    reply_error: str = "",
+    released: str = "",
 ) -> Response:
-    """The inbox, ``c`` open beside the list; ``reply_blank`` refuses a blank reply (422)."""
+    """The inbox, ``c`` open beside the list; ``reply_error`` (a catalogue key under
+    ``inbox.``) says why a reply was refused, next to the field."""
     opened = _transcript(db, access, c) if c else None
     return page(
         request,
         "inbox.html",
-        status=422 if reply_blank else 200,
+        status=_REPLY_STATUS[reply_error],
         access=access,
         section="inbox",
-        rows=_inbox_rows(db, access),
-        slugs=_slugs(db, access),
         opened=opened,
         current=c,
-        reply_blank=reply_blank,
+        reply_error=reply_error,
+        released=released[:8],
+        **_list_context(db, access),
     )
 
 
 @router.get("/inbox")
-def inbox(request: Request, access: ConversationReader, db: Db, c: str = "") -> Response:
-    """Conversations in handoff, newest first; ``c`` opens one of them beside the list."""
-    return _inbox_page(request, access, db, c)
+def inbox(
+    request: Request, access: ConversationReader, db: Db, c: str = "", released: str = ""
+) -> Response:
+    """Conversations in handoff, newest first; ``c`` opens one of them beside the list;
+    ``released`` names one just given back to the agent."""
+    return _inbox_page(request, access, db, c, released=released)
 
 
 @router.get("/inbox/items")
@@ -157,7 +200,6 @@ def inbox_items(request: Request, access: ConversationReader, db: Db, c: str = "
         request,
         "inbox_items.html",
         access=access,
-        rows=_inbox_rows(db, access),
-        slugs=_slugs(db, access),
         current=c,
+        **_list_context(db, access),
     )

@@ -4,7 +4,7 @@ the most recent message first, one page at a time."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import ColumnElement, case, exists, func, or_, select
 from sqlalchemy.orm import Session
@@ -32,12 +32,23 @@ class ConversationFilter:
 @dataclass(frozen=True)
 class ConversationSummary:
     """A conversation as listings show it: how many messages, how many a guardrail marked,
-    and the last one."""
+    the last one, and the customer's messages no operator has answered yet (``unread``:
+    those after the last operator reply; ``waiting_since``: when the oldest of them came)."""
 
     conversation: Conversation
     messages: int
     marked: int
     last_message: Message | None
+    unread: int = 0
+    waiting_since: datetime | None = None
+
+    def waited(self, now: datetime) -> timedelta | None:
+        """How long the customer has waited for an operator at ``now``; None if nobody is."""
+        if self.waiting_since is None:
+            return None
+        since = self.waiting_since
+        since = since if since.tzinfo is not None else since.replace(tzinfo=UTC)
+        return max(now - since, timedelta(0))
 
     @property
     def started_at(self) -> datetime:
@@ -87,15 +98,35 @@ def list_conversations(
             func.count().label("n"),
             func.max(Message.id).label("last_id"),
             func.sum(case((Message.moderation.in_(MARKS), 1), else_=0)).label("marked"),
+            func.max(case((Message.role == "operator", Message.id))).label("answered_id"),
         )
         .where(Message.conversation_id.in_(scope))
         .group_by(Message.conversation_id)
         .subquery()
     )
+    pending = (
+        select(
+            Message.conversation_id,
+            func.count().label("unread"),
+            func.min(Message.created_at).label("waiting_since"),
+        )
+        .join(stats, stats.c.conversation_id == Message.conversation_id)
+        .where(Message.role == "user", Message.id > func.coalesce(stats.c.answered_id, 0))
+        .group_by(Message.conversation_id)
+        .subquery()
+    )
     last = select(Message.created_at).where(Message.id == stats.c.last_id).scalar_subquery()
     query = (
-        select(Conversation, stats.c.n, stats.c.last_id, stats.c.marked)
+        select(
+            Conversation,
+            stats.c.n,
+            stats.c.last_id,
+            stats.c.marked,
+            pending.c.unread,
+            pending.c.waiting_since,
+        )
         .outerjoin(stats, stats.c.conversation_id == Conversation.id)
+        .outerjoin(pending, pending.c.conversation_id == Conversation.id)
         .where(Conversation.workspace_id == workspace_id)
         .order_by(func.coalesce(last, Conversation.updated_at).desc(), Conversation.id)
         .offset(offset)
@@ -114,7 +145,14 @@ def list_conversations(
     last_ids = [row.last_id for row in shown if row.last_id is not None]
     lasts = {m.id: m for m in session.scalars(select(Message).where(Message.id.in_(last_ids)))}
     summaries = [
-        ConversationSummary(row[0], row.n or 0, int(row.marked or 0), lasts.get(row.last_id))
+        ConversationSummary(
+            row[0],
+            row.n or 0,
+            int(row.marked or 0),
+            lasts.get(row.last_id),
+            int(row.unread or 0),
+            row.waiting_since,
+        )
         for row in shown
     ]
     return ConversationPage(summaries, offset, len(rows) > limit)

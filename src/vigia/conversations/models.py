@@ -31,6 +31,12 @@ class Conversation(Base):
     channel: Mapped[str] = mapped_column(String(16), default="openai")
     """Where it came from: ``openai`` (the API), ``console`` (the playground), ``eval``
     (an evaluation run) or ``review`` (an external agent's thread)."""
+    assigned_to: Mapped[str | None] = mapped_column(
+        ForeignKey("world_users.id", ondelete="SET NULL"), default=None
+    )
+    """The console user who took ("tomar") the conversation in handoff; null while nobody
+    holds it."""
+    assigned_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = created_column()
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

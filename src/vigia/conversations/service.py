@@ -12,7 +12,7 @@ from vigia.conversations.marks import UNMARKED, InputMarks
 from vigia.conversations.models import Conversation, Message
 from vigia.conversations.schemas import ConversationOut, MessageOut
 from vigia.db.base import table_of, utcnow
-from vigia.errors import Invalid, NotFound
+from vigia.errors import Conflict, Invalid, NotFound
 from vigia.llm.protocol import ChatMessage, openai_tool_calls
 
 MAX_MESSAGE_CHARS = 100_000
@@ -150,11 +150,21 @@ def add_message(
 
 
 def add_operator_reply(
-    session: Session, conversation: Conversation, content: str, author: str | None = None
+    session: Session,
+    conversation: Conversation,
+    content: str,
+    author: str | None = None,
+    *,
+    by: str | None = None,
 ) -> Message:
-    """Appends a person's reply, signed by ``author`` when given; a blank one is refused."""
+    """Appends a person's reply, signed by ``author`` when given; a blank one is refused.
+
+    ``by`` (a console user's id) must hold the conversation: one nobody holds is taken by
+    them first, one another operator holds is refused (Conflict), nothing stored."""
     if not content.strip():
         raise Invalid("an operator reply cannot be blank")
+    if by is not None:
+        assign(session, conversation, by)
     message = add_message(session, conversation, "operator", content)
     message.author = author
     session.flush()
@@ -162,8 +172,25 @@ def add_operator_reply(
 
 
 def set_handoff(session: Session, conversation: Conversation, on: bool) -> Conversation:
-    """Hands the conversation to a human (on) or back to the agent (off)."""
+    """Hands the conversation to a human (on) or back to the agent (off: nobody holds it
+    any more)."""
     conversation.handoff = on
+    if not on:
+        conversation.assigned_to = None
+        conversation.assigned_at = None
+    session.flush()
+    return conversation
+
+
+def assign(session: Session, conversation: Conversation, user_id: str) -> Conversation:
+    """``user_id`` takes ("tomar") the conversation: it is in handoff and they hold it.
+    One another operator holds is refused (Conflict) until it is released."""
+    if conversation.assigned_to not in (None, user_id):
+        raise Conflict("another operator holds this conversation")
+    conversation.handoff = True
+    if conversation.assigned_to is None:
+        conversation.assigned_to = user_id
+        conversation.assigned_at = utcnow()
     session.flush()
     return conversation
 

@@ -98,6 +98,14 @@ def get_user(session: Session, user_id: str) -> User | None:
     return session.get(User, user_id)
 
 
+def names_of(session: Session, user_ids: set[str]) -> dict[str, str]:
+    """The names of these users by id, in one query (unknown ids are left out)."""
+    if not user_ids:
+        return {}
+    rows = session.execute(select(User.id, User.name).where(User.id.in_(user_ids)))
+    return {row.id: row.name for row in rows}
+
+
 def login(session: Session, name: str, password: str, address: str) -> tuple[User, str]:
     """Checks the credentials and opens a session; returns the user and the cookie token.
 
