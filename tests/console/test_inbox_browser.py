@@ -8,7 +8,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Browser, Dialog, Page, expect
 
-from tests.conftest import ADMIN_TOKEN, make_tenant
+from tests.conftest import ADMIN_TOKEN, Tenant, make_tenant
 from tests.console.conftest import PageErrors
 from tests.console.helpers import PASSWORD, make_user
 
@@ -40,9 +40,8 @@ def _refreshed(page: Page) -> None:
         pass
 
 
-def test_the_inbox_keeps_the_scroll_and_open_trace_across_three_refreshes(
-    browser: Browser, server: str
-) -> None:
+def _operator_at_the_inbox(browser: Browser, server: str) -> tuple[Tenant, str, Page, PageErrors]:
+    """Operator oscar, logged in, with a handed-off conversation open in the inbox."""
     tenant = make_tenant()
     make_user("oscar", tenant.workspace_id, "operator")
     conversation = _handed_off_conversation(server, tenant.production_key, tenant.workspace_id)
@@ -55,6 +54,13 @@ def test_the_inbox_keeps_the_scroll_and_open_trace_across_three_refreshes(
     page.fill("input[name=password]", PASSWORD)
     page.press("input[name=password]", "Enter")
     page.goto(f"{server}/console/w/{tenant.workspace_id}/inbox?c={conversation}")
+    return tenant, conversation, page, errors
+
+
+def test_the_inbox_keeps_the_scroll_and_open_trace_across_three_refreshes(
+    browser: Browser, server: str
+) -> None:
+    tenant, conversation, page, errors = _operator_at_the_inbox(browser, server)
     transcript = page.locator("#transcript")
     messages = transcript.locator("[data-message-id]")
     shown = messages.count()
@@ -81,25 +87,14 @@ def test_the_inbox_keeps_the_scroll_and_open_trace_across_three_refreshes(
     notice.click()
     expect(notice).to_be_hidden()
     assert transcript.evaluate("el => el.scrollTop + el.clientHeight >= el.scrollHeight - 1")
-    context.close()
+    page.context.close()
     assert errors.messages == []
 
 
 def test_an_operator_takes_a_conversation_and_the_customer_reads_the_named_reply(
     browser: Browser, server: str
 ) -> None:
-    tenant = make_tenant()
-    make_user("oscar", tenant.workspace_id, "operator")
-    conversation = _handed_off_conversation(server, tenant.production_key, tenant.workspace_id)
-    errors = PageErrors()
-    context = browser.new_context(viewport={"width": 1180, "height": 760}, locale="es-AR")
-    page = context.new_page()
-    errors.watch(page)
-    page.goto(f"{server}/console")
-    page.fill("input[name=username]", "oscar")
-    page.fill("input[name=password]", PASSWORD)
-    page.press("input[name=password]", "Enter")
-    page.goto(f"{server}/console/w/{tenant.workspace_id}/inbox?c={conversation}")
+    tenant, conversation, page, errors = _operator_at_the_inbox(browser, server)
     page.get_by_role("button", name="Tomar").click()
     expect(page.locator("#inbox-conversation [data-role=holder]")).to_have_text("Atiende: oscar")
     page.fill("textarea[name=content]", "Soy Oscar, ya lo reviso.")
@@ -121,5 +116,5 @@ def test_an_operator_takes_a_conversation_and_the_customer_reads_the_named_reply
     page.get_by_role("button", name="Devolver al agente").click()
     expect(page.locator("[data-role=released]")).to_contain_text("Conversación devuelta al agente")
     assert asked and asked[0].startswith("¿Devolver la conversación al agente?")
-    context.close()
+    page.context.close()
     assert errors.messages == []
