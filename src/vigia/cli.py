@@ -23,6 +23,7 @@ from vigia.kit.cli_output import emit, fail
 from vigia.knowledge.cli import app as knowledge_app
 from vigia.llm.cli import app as model_app
 from vigia.operations.cli import register as register_operations
+from vigia.users import service as users
 from vigia.users.cli import user_app
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.cli import app as secret_app
@@ -332,7 +333,12 @@ def _conversation_action(workspace: str, conversation_id: str, action: Any) -> A
 @conversation_app.command("show")
 def conversation_show(conversation_id: str, workspace: WorkspaceOpt, as_json: Json = False) -> None:
     view = in_session(
-        as_json, _conversation_action(workspace, conversation_id, conversations.conversation_view)
+        as_json,
+        _conversation_action(
+            workspace,
+            conversation_id,
+            lambda s, c: conversations.conversation_view(s, c, users.name_of(s, c.assigned_to)),
+        ),
     )
     emit(view.model_dump(mode="json"), as_json)
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
@@ -52,13 +50,3 @@ class PageErrors:
                 else None
             ),
         )
-
-
-@pytest.fixture
-def screenshots(tmp_path: Path) -> Path:
-    """Where the tests save their screenshots: ``VIGIA_CONSOLE_SCREENSHOTS`` (docs/console to
-    refresh the documentation's) or a temporary folder."""
-    target = os.environ.get("VIGIA_CONSOLE_SCREENSHOTS")
-    folder = Path(target) if target else tmp_path / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder

@@ -1,7 +1,7 @@
 """The console in a real browser (headless chromium): log in, open every section, create a
 key, upload a document and find it, chat in the playground with a streamed, cited reply,
 hand conversations off and answer them from the inbox — with no JavaScript error at all.
-The same run saves the screenshots of docs/console.md."""
+(The screenshots of docs/console.md come from scripts/console-screenshots.)"""
 
 from __future__ import annotations
 
@@ -29,11 +29,9 @@ MANUAL = (
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
-def _log_in(page: Page, server: str, name: str, screenshot: Path | None = None) -> None:
+def _log_in(page: Page, server: str, name: str) -> None:
     page.goto(f"{server}/console")
     expect(page).to_have_url(re.compile(r"/console/login"))
-    if screenshot is not None:
-        page.screenshot(path=str(screenshot))
     page.fill("input[name=username]", name)
     page.fill("input[name=password]", PASSWORD)
     page.press("input[name=password]", "Enter")
@@ -142,44 +140,14 @@ def _answer_from_inbox(page: Page, server: str, workspace: str, conversation: st
     assert stored["messages"][-1]["content"] == "Hola, soy Ana. Ya te ayudo con tu pedido."
 
 
-def _tour(page: Page, folder: Path) -> None:
-    """Every section once more, each saved as a screenshot for docs/console.md."""
-    for name, file in zip(
-        SECTIONS,
-        ["agents", "knowledge", "keys", "conversations", "inbox", "usage", "evaluation"],
-        strict=True,
-    ):
-        _section(page, name)
-        if name == "Bandeja":
-            page.locator("[data-role=inbox] a").first.click()
-        page.screenshot(path=str(folder / f"{file}.png"))
-    _section(page, "Conversaciones")
-    page.locator("table a").last.click()
-    page.locator("details.trace summary").first.click()
-    page.screenshot(path=str(folder / "conversation.png"))
-    _section(page, "Agentes")
-    page.get_by_role("link", name="asistente", exact=True).click()
-    expect(page.locator("#playground button[type=submit]")).to_be_enabled()
-    page.locator("input[name=message]").fill("¿Cuánto tardan los envíos?")
-    page.locator("input[name=message]").press("Enter")
-    expect(page.locator("[data-role=citations]").last).to_be_visible(timeout=MODEL_WAIT_MS)
-    page.screenshot(path=str(folder / "agent.png"))
-    page.set_viewport_size({"width": 390, "height": 760})
-    _section(page, "Bandeja")
-    page.locator("[data-role=inbox] a").first.click()
-    page.screenshot(path=str(folder / "inbox-phone.png"))
-
-
-def test_the_console_end_to_end(
-    browser: Browser, server: str, tmp_path: Path, screenshots: Path
-) -> None:
+def test_the_console_end_to_end(browser: Browser, server: str, tmp_path: Path) -> None:
     tenant = make_tenant()
     make_user("ana", tenant.workspace_id, "owner")
     errors = PageErrors()
     context = browser.new_context(viewport={"width": 1180, "height": 760}, locale="es-AR")
     page = context.new_page()
     errors.watch(page)
-    _log_in(page, server, "ana", screenshots / "login.png")
+    _log_in(page, server, "ana")
     for name in SECTIONS:
         _section(page, name)
     key = _create_key(page)
@@ -188,7 +156,6 @@ def test_the_console_end_to_end(
     _take_over_from_conversations(page)
     conversation = _customer_conversation(server, key)
     _answer_from_inbox(page, server, tenant.workspace_id, conversation)
-    _tour(page, screenshots)
     context.close()
     assert errors.messages == []
 

@@ -4,8 +4,6 @@ role from the users page. No page logs a console error."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import make_tenant
@@ -35,7 +33,7 @@ def _logged_in(browser: Browser, server: str, name: str, errors: PageErrors) -> 
 
 
 def test_a_form_error_keeps_the_edits_in_spanish_next_to_the_field(
-    browser: Browser, server: str, screenshots: Path
+    browser: Browser, server: str
 ) -> None:
     tenant = make_tenant()
     make_user("ana", tenant.workspace_id, "owner")
@@ -61,8 +59,6 @@ def test_a_form_error_keeps_the_edits_in_spanish_next_to_the_field(
     expect(page.locator("select[name=guardrail_injection]")).to_have_value("log")
     expect(tools).to_have_value('[{"name": "pedido"}]')
     assert "Field required" not in page.content()
-    tools.scroll_into_view_if_needed()
-    page.screenshot(path=str(screenshots / "agent-form-error.png"))
 
     tools.fill("")  # fixed: the kept edits save as they are
     page.locator("form[action$='/draft'] button[type=submit]").click()
@@ -73,7 +69,7 @@ def test_a_form_error_keeps_the_edits_in_spanish_next_to_the_field(
 
 
 def test_an_owner_creates_a_user_and_changes_the_role_from_the_ui(
-    browser: Browser, server: str, screenshots: Path
+    browser: Browser, server: str
 ) -> None:
     tenant = make_tenant()
     make_user("ana", tenant.workspace_id, "owner")
@@ -98,7 +94,4 @@ def test_an_owner_creates_a_user_and_changes_the_role_from_the_ui(
         user = find_user(session, "beto")
         assert user is not None
         assert roles.role_in(session, user.id, tenant.workspace_id) == "admin"
-    page.screenshot(path=str(screenshots / "users.png"), full_page=True)
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.screenshot(path=str(screenshots / "users-phone.png"), full_page=True)
     assert errors.messages == []

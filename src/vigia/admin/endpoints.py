@@ -24,6 +24,7 @@ from vigia.http.deps import Admin, Db
 from vigia.knowledge.changes import pending_changes
 from vigia.knowledge.schemas import KnowledgeChangeList, KnowledgeChangeOut
 from vigia.llm.settings import SECRET_NAME
+from vigia.users import service as users
 from vigia.workspaces import secrets
 from vigia.workspaces import service as workspaces
 from vigia.workspaces.schemas import (
@@ -204,7 +205,7 @@ def get_run_any(run_id: str, _: Admin, db: Db) -> RunOut:
 def get_conversation(workspace: str, conversation_id: str, _: Admin, db: Db) -> ConversationOut:
     ws = workspaces.find_workspace(db, workspace)
     row = conversations.reach_conversation(db, ws.id, conversation_id)
-    return conversations.conversation_view(db, row)
+    return conversations.conversation_view(db, row, users.name_of(db, row.assigned_to))
 
 
 @router.post("/workspaces/{workspace}/conversations/{conversation_id}/handoff")

@@ -1,6 +1,7 @@
 """Agentes: the list, an agent's page (draft, diff, publish, optionally gated by its
-evaluation cases, the versions) and deleting an agent. One version's page and the rollback
-are ``vigia.console.versions``."""
+evaluation cases, the versions) and deleting an agent; both pages say when the workspace's
+budget has paused its agents. One version's page and the rollback are
+``vigia.console.versions``."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from vigia.console.playground import MAX_MESSAGE
 from vigia.console.publish_gate import GateRefusal, gated_publish
 from vigia.console.rendering import page
 from vigia.console.responses import Form, see_other, text
+from vigia.engine import budget_state
 from vigia.errors import Conflict, VigiaError
 from vigia.http.deps import Db
 from vigia.knowledge import service as knowledge
@@ -68,6 +70,7 @@ def _list_page(
         typed=typed or FormValues(),
         limits={"slug": bounds(AgentCreate, "slug"), "name": bounds(AgentPatch, "name")},
         deleted=deleted[:64],
+        paused=budget_state(db, access.workspace).pauses,
         section="agents",
     )
 
@@ -147,6 +150,7 @@ def _agent_page(
         restored=restored,
         refusal=refusal,
         delete_error=delete_error,
+        paused=budget_state(db, access.workspace).pauses,
     )
 
 

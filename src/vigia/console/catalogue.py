@@ -1,12 +1,15 @@
 """The console's one message catalog: every visible text in Spanish (the default) and
 English. Templates call ``t(key)``; a key missing from the catalog shows as itself (and
-``tests/console/test_catalogue.py`` fails). The texts of invalid input and of the users page
-live in ``validation_texts``, ``user_texts`` and ``vocabulary_texts``."""
+``tests/console/test_catalogue.py`` fails). The texts of invalid input, of the users page,
+of the evaluation pages and of the Uso page live in ``validation_texts``, ``user_texts``,
+``vocabulary_texts``, ``evaluation_texts`` and ``usage_texts``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from vigia.console.evaluation_texts import EVALUATION_TEXTS
+from vigia.console.usage_texts import USAGE_TEXTS
 from vigia.console.user_texts import USER_TEXTS
 from vigia.console.validation_texts import VALIDATION_TEXTS
 from vigia.console.vocabulary_texts import VOCABULARY_TEXTS
@@ -60,6 +63,13 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "agents.new": ("Nuevo agente", "New agent"),
     "agents.create": ("Crear", "Create"),
     "agents.deleted": ("Agente borrado:", "Agent deleted:"),
+    "agents.paused": (
+        "Los agentes de este espacio están en pausa: se alcanzó el presupuesto del mes y no "
+        "responden hasta el mes que viene o hasta que se suba el presupuesto.",
+        "This workspace's agents are paused: the monthly budget was reached, and they do not "
+        "answer until next month or until the budget is raised.",
+    ),
+    "agents.paused_raise": ("Subir el presupuesto en Uso", "Raise the budget in Usage"),
     "kind.internal": ("interno", "internal"),
     "kind.external": ("externo", "external"),
     "agent.published_as": ("Publicado como", "Published as"),
@@ -344,45 +354,16 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Otra persona atiende esta conversación; no se guardó tu respuesta.",
         "Someone else handles this conversation; your reply was not stored.",
     ),
-    # usage
-    "usage.budget": ("Presupuesto del mes", "This month's budget"),
-    "usage.spent": ("Gastado", "Spent"),
-    "usage.paused": ("agentes en pausa", "agents paused"),
-    "usage.alert": ("presupuesto alcanzado", "budget reached"),
-    "usage.monthly_budget": ("Presupuesto mensual (USD)", "Monthly budget (USD)"),
-    "usage.no_budget": ("sin límite", "no limit"),
-    "usage.action": ("Al alcanzarlo", "When reached"),
-    "usage.action_pause": ("Pausar los agentes", "Pause the agents"),
-    "usage.action_alert": ("Solo avisar", "Only alert"),
-    "usage.save": ("Guardar", "Save"),
-    "usage.cost_per_day": ("Costo por día (USD)", "Cost per day (USD)"),
-    "usage.tokens_per_day": ("Tokens por día", "Tokens per day"),
-    "usage.cost_per_agent": ("Costo por agente, 30 días", "Cost per agent, 30 days"),
-    "usage.tokens_per_agent": ("Tokens por agente, 30 días", "Tokens per agent, 30 days"),
-    "usage.no_data": ("Sin uso todavía.", "No usage yet."),
-    # evaluation
-    "evaluation.cases": ("Casos de prueba", "Test cases"),
-    "evaluation.name": ("Nombre", "Name"),
-    "evaluation.input": ("Entrada", "Input"),
-    "evaluation.assertions": ("Condiciones", "Assertions"),
-    "evaluation.none": ("Este agente no tiene casos.", "This agent has no cases."),
-    "evaluation.export": ("Exportar a Promptfoo", "Export to Promptfoo"),
-    "evaluation.run": ("Ejecutar los casos", "Run the cases"),
-    "evaluation.last_run": ("Última ejecución", "Last run"),
-    "evaluation.passed": ("pasan", "pass"),
-    "evaluation.failed": ("fallan", "fail"),
-    "evaluation.result": ("Resultado", "Result"),
-    "evaluation.reply": ("Respuesta", "Reply"),
-    "evaluation.pass": ("pasa", "pass"),
-    "evaluation.fail": ("falla", "fail"),
-    "evaluation.new": ("Nuevo caso", "New case"),
-    "evaluation.contains": ("La respuesta contiene", "The reply contains"),
-    "evaluation.status": ("Estado esperado", "Expected status"),
-    "evaluation.cites": ("Cita una fuente", "Cites a source"),
-    "evaluation.add": ("Agregar", "Add"),
 }
 
-_ALL = {**_TEXTS, **VALIDATION_TEXTS, **USER_TEXTS, **VOCABULARY_TEXTS}
+_ALL = {
+    **_TEXTS,
+    **VALIDATION_TEXTS,
+    **USER_TEXTS,
+    **VOCABULARY_TEXTS,
+    **EVALUATION_TEXTS,
+    **USAGE_TEXTS,
+}
 MESSAGES: dict[str, dict[str, str]] = {
     lang: {key: texts[i] for key, texts in _ALL.items()} for i, lang in enumerate(LANGUAGES)
 }

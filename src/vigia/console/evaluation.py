@@ -1,5 +1,6 @@
 """Evaluación: an agent's test cases, adding one, running them against the draft or the
-published version, and the promptfoo export of the same cases (docs/evals.md)."""
+published version, and the promptfoo export of the same cases (docs/evals.md). One case's
+page, its edit and its deletion are ``vigia.console.evaluation_cases``."""
 
 from __future__ import annotations
 
@@ -14,14 +15,14 @@ from vigia.agents import service as agents
 from vigia.agents.models import Agent
 from vigia.config import get_settings
 from vigia.console.access import Access, Configurer, Reader
-from vigia.console.field_errors import FieldErrors, field_errors
-from vigia.console.form_limits import Bounds, bounds
+from vigia.console.case_form import LIMITS, form_errors, spec_from
+from vigia.console.field_errors import FieldErrors
 from vigia.console.form_values import FormValues, typed
 from vigia.console.rendering import page
 from vigia.console.responses import Form, see_other, text
 from vigia.eval_cases import promptfoo
 from vigia.eval_cases import service as eval_cases
-from vigia.eval_cases.schemas import MAX_TEXT, Env, EvalCaseIn, EvalRunOut
+from vigia.eval_cases.schemas import Env, EvalRunOut
 from vigia.evaluation.runner import evaluate
 from vigia.http.deps import Db
 
@@ -39,9 +40,12 @@ def _page(
     report: EvalRunOut | None = None,
     errors: FieldErrors | None = None,
     typed: FormValues | None = None,
+    saved: str = "",
+    deleted: str = "",
 ) -> Response:
     """The page; a new case that did not validate shows its ``errors`` next to the fields,
-    which keep what was ``typed``."""
+    which keep what was ``typed`` (``saved``, ``deleted``: the name of a case just edited
+    or deleted, for the notice)."""
     cases = [eval_cases.case_view(c) for c in eval_cases.list_cases(db, agent.id)] if agent else []
     return page(
         request,
@@ -55,43 +59,36 @@ def _page(
         report=report,
         errors=errors or {},
         typed=typed or FormValues(),
-        limits={
-            "name": bounds(EvalCaseIn, "name"),
-            "input": bounds(EvalCaseIn, "input"),
-            "contains": Bounds(max_length=MAX_TEXT),
-        },
+        limits=LIMITS,
+        saved=saved[:120],
+        deleted=deleted[:120],
     )
 
 
 @router.get("")
-def evaluation_page(request: Request, access: Reader, db: Db, agent: str = "") -> Response:
-    """The cases of ``agent`` (the first agent when none is chosen)."""
+def evaluation_page(
+    request: Request,
+    access: Reader,
+    db: Db,
+    agent: str = "",
+    saved: str = "",
+    deleted: str = "",
+) -> Response:
+    """The cases of ``agent`` (the first agent when none is chosen); ``saved`` or
+    ``deleted`` name a case just edited or deleted, for the notice."""
     rows = agents.list_agents(db, access.workspace.id)
     chosen = agents.get_agent(db, access.workspace.id, agent) if agent else next(iter(rows), None)
-    return _page(request, access, db, chosen)
+    return _page(request, access, db, chosen, saved=saved, deleted=deleted)
 
 
 @router.post("/{slug}/cases")
 def add_case(request: Request, slug: str, access: Configurer, db: Db, form: Form) -> Response:
-    """A case from the form: an input, a text the reply must contain, an expected status."""
+    """A case from the form: an input, texts the reply must contain, an expected status."""
     agent = agents.get_agent(db, access.workspace.id, slug)
-    assertions: dict[str, object] = {}
-    if text(form, "contains").strip():
-        assertions["contains"] = [text(form, "contains").strip()]
-    if text(form, "status"):
-        assertions["status"] = text(form, "status")
-    if text(form, "cites") == "on":
-        assertions["cites"] = True
     try:
-        spec = EvalCaseIn.model_validate(
-            {"name": text(form, "name"), "input": text(form, "input"), "assertions": assertions}
-        )
+        spec = spec_from(form)
     except ValidationError as error:
-        errors = field_errors(
-            error,
-            {("assertions", "contains"): "contains", ("assertions", "status"): "status"},
-            {("assertions", ""): "invalid.assertions"},
-        )
+        errors = form_errors(error)
         return _page(request, access, db, agent, status=422, errors=errors, typed=typed(form))
     eval_cases.create_case(db, access.workspace.id, agent.id, spec)
     return see_other(f"{access.base}/evaluation?agent={slug}")

@@ -13,6 +13,7 @@ from vigia.console import (
     conversations,
     errors,
     evaluation,
+    evaluation_cases,
     keys,
     knowledge,
     login,
@@ -45,6 +46,7 @@ def mount(app: FastAPI) -> None:
         conversations,
         usage,
         evaluation,
+        evaluation_cases,
         users,
     )
     for module in modules:

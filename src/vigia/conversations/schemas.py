@@ -55,6 +55,14 @@ class MessageOut(BaseModel):
     created_at: Timestamp
 
 
+class AssigneeOut(BaseModel):
+    """The console user holding a conversation ("Atiende" in the console)."""
+
+    id: str
+    name: str | None
+    """Their user name (null only if the user can no longer be read)."""
+
+
 class ConversationOut(BaseModel):
     """A conversation with every message, oldest first."""
 
@@ -65,6 +73,10 @@ class ConversationOut(BaseModel):
     channel: str = "openai"
     """Where it came from (``CHANNELS``)."""
     handoff: bool
+    assigned_to: AssigneeOut | None = None
+    """Who took ("tomar") it in the console; null while nobody holds it."""
+    assigned_at: Timestamp | None = None
+    """When they took it; null while nobody holds it."""
     created_at: Timestamp
     messages: list[MessageOut]
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from vigia.conversations.marks import UNMARKED, InputMarks
 from vigia.conversations.models import Conversation, Message
-from vigia.conversations.schemas import ConversationOut, MessageOut
+from vigia.conversations.schemas import AssigneeOut, ConversationOut, MessageOut
 from vigia.db.base import table_of, utcnow
 from vigia.errors import Conflict, Invalid, NotFound
 from vigia.llm.protocol import ChatMessage, openai_tool_calls
@@ -204,14 +204,20 @@ def hand_off(session: Session, conversation_id: str) -> None:
     )
 
 
-def conversation_view(session: Session, conversation: Conversation) -> ConversationOut:
-    """The conversation with its messages, as the admin API and the CLI show it."""
+def conversation_view(
+    session: Session, conversation: Conversation, holder_name: str | None = None
+) -> ConversationOut:
+    """The conversation with its messages, as the admin API and the CLI show it;
+    ``holder_name`` names the user holding it (the users domain knows names)."""
+    holder = conversation.assigned_to
     return ConversationOut(
         id=conversation.id,
         agent_id=conversation.agent_id,
         external_id=conversation.external_id,
         channel=conversation.channel,
         handoff=conversation.handoff,
+        assigned_to=None if holder is None else AssigneeOut(id=holder, name=holder_name),
+        assigned_at=conversation.assigned_at,
         created_at=conversation.created_at,
         messages=[MessageOut.model_validate(m) for m in messages(session, conversation.id)],
     )
@@ -236,21 +242,25 @@ def record_exchange(
     refusal a blocked one got: both kept for the operator, never model input.
     """
     now = now or utcnow()
+    connection = session.connection()  # rows as parameters: no statement built per turn
     if open_for is not None:
         workspace_id, agent_id = open_for
-        session.execute(
-            insert(table_of(Conversation)).values(
-                id=conversation_id,
-                workspace_id=workspace_id,
-                agent_id=agent_id,
-                channel=channel,
-                handoff=False,
-                created_at=now,
-                updated_at=now,
-            )
+        connection.execute(
+            insert(table_of(Conversation)),
+            [
+                {
+                    "id": conversation_id,
+                    "workspace_id": workspace_id,
+                    "agent_id": agent_id,
+                    "channel": channel,
+                    "handoff": False,
+                    "created_at": now,
+                    "updated_at": now,
+                }
+            ],
         )
     if messages:
-        session.execute(
+        connection.execute(
             insert(table_of(Message)),
             [
                 {

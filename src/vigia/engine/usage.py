@@ -28,8 +28,10 @@ def _totals(
     session: Session,
     workspace_id: str,
     since: datetime,
+    until: datetime | None,
     group: ColumnElement[Any] | InstrumentedAttribute[str],
 ) -> list[UsageTotals]:
+    moment = [Run.created_at >= since] + ([] if until is None else [Run.created_at < until])
     query = (
         select(
             group,
@@ -37,7 +39,7 @@ def _totals(
             func.coalesce(func.sum(Run.prompt_tokens + Run.completion_tokens), 0),
             func.coalesce(func.sum(Run.cost_usd), 0.0),
         )
-        .where(Run.workspace_id == workspace_id, Run.created_at >= since)
+        .where(Run.workspace_id == workspace_id, *moment)
         .group_by(group)
     )
     return [
@@ -46,16 +48,20 @@ def _totals(
     ]
 
 
-def usage_by_day(session: Session, workspace_id: str, since: datetime) -> dict[date, UsageTotals]:
-    """Totals per UTC day since ``since`` (days without runs are absent)."""
-    rows = _totals(session, workspace_id, since, func.date(Run.created_at))
+def usage_by_day(
+    session: Session, workspace_id: str, since: datetime, until: datetime | None = None
+) -> dict[date, UsageTotals]:
+    """Totals per UTC day from ``since`` to before ``until`` (days without runs are absent)."""
+    rows = _totals(session, workspace_id, since, until, func.date(Run.created_at))
     return {date.fromisoformat(row.key[:10]): row for row in rows}
 
 
-def usage_by_agent(session: Session, workspace_id: str, since: datetime) -> list[UsageTotals]:
-    """Totals per agent id since ``since``, the most expensive first; runs without an agent
-    (worlds turns) count under their channel's name."""
-    rows = _totals(session, workspace_id, since, func.coalesce(Run.agent_id, Run.channel))
+def usage_by_agent(
+    session: Session, workspace_id: str, since: datetime, until: datetime | None = None
+) -> list[UsageTotals]:
+    """Totals per agent id from ``since`` to before ``until``, the most expensive first; runs
+    without an agent (worlds turns) count under their channel's name."""
+    rows = _totals(session, workspace_id, since, until, func.coalesce(Run.agent_id, Run.channel))
     return sorted(rows, key=lambda row: (-row.cost_usd, -row.tokens, row.key))
 
 

@@ -106,6 +106,11 @@ def names_of(session: Session, user_ids: set[str]) -> dict[str, str]:
     return {row.id: row.name for row in rows}
 
 
+def name_of(session: Session, user_id: str | None) -> str | None:
+    """The name of one user (None without an id, or for an unknown one)."""
+    return names_of(session, {user_id}).get(user_id) if user_id else None
+
+
 def login(session: Session, name: str, password: str, address: str) -> tuple[User, str]:
     """Checks the credentials and opens a session; returns the user and the cookie token.
 
