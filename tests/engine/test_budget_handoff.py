@@ -4,15 +4,24 @@ from fastapi.testclient import TestClient
 
 from tests.chat_calls import ADMIN, chat
 from tests.conftest import Tenant
-from vigia.db.session import session_scope
-from vigia.engine.models import Run
+from vigia.db.base import new_id, utcnow
+from vigia.db.session import write_scope
+from vigia.engine.spend import store_run
 
 PAUSED = "El servicio alcanzó su límite de uso mensual. Contactá al administrador."
 
 
 def _spend(tenant: Tenant, usd: float) -> None:
-    with session_scope() as session:
-        session.add(Run(workspace_id=tenant.workspace_id, agent_id=tenant.agent_id, cost_usd=usd))
+    """A run that cost ``usd``, stored as the engine stores runs (with its spend)."""
+    run = {
+        "id": new_id(),
+        "workspace_id": tenant.workspace_id,
+        "agent_id": tenant.agent_id,
+        "cost_usd": usd,
+        "created_at": utcnow(),
+    }
+    with write_scope() as session:
+        store_run(session, run, [])
 
 
 def test_budget_pause_answers_budget_exceeded(client: TestClient, tenant: Tenant) -> None:

@@ -6,12 +6,14 @@ handling (BEGIN only before the first INSERT/UPDATE/DELETE, so reads never take 
 writer engine takes over BEGIN (SQLAlchemy's documented pysqlite recipe) and emits
 ``BEGIN IMMEDIATE``: a write transaction holds the file's one write lock from its first
 statement, so it never fails half-way on a lock upgrade; it has one connection, so writers
-of this process queue on the pool instead of polling the lock.
+of this process queue on the pool instead of polling the lock. Its commits leave the WAL
+checkpoints to a thread of their own (``vigia.db.wal``).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -24,6 +26,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from vigia.config import get_settings
+from vigia.db.wal import AUTOCHECKPOINT_PAGES, Checkpointer
 from vigia.errors import Overloaded
 from vigia.kit.private_files import private_dir, private_file, tighten
 from vigia.observability.metrics import BUSY_REFUSALS, instrument_pool
@@ -39,6 +42,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")  # vigia.db.wal
     cursor.close()
 
 
@@ -113,6 +117,7 @@ def make_writer_engine(url: str, connections: int) -> Engine:
         )
         event.listen(engine, "connect", _sqlite_writer_connect)
         event.listen(engine, "begin", _begin_immediate)
+        _checkpoint_off_the_request_path(engine, url)
     else:
         engine = create_engine(
             _driver_url(url),
@@ -124,6 +129,16 @@ def make_writer_engine(url: str, connections: int) -> Engine:
         )
     instrument_pool(engine)
     return engine
+
+
+def _checkpoint_off_the_request_path(engine: Engine, url: str) -> None:
+    """The writer's commits wake a ``Checkpointer`` (``vigia.db.wal``) for its file."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    checkpointer = Checkpointer(Path(database))
+    event.listen(engine, "commit", lambda _connection: checkpointer.wrote())
+    weakref.finalize(engine, checkpointer.stop)
 
 
 @lru_cache(maxsize=4)

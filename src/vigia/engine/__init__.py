@@ -9,7 +9,8 @@ from vigia.engine.events import ClientToolCalls, EngineEvent, TextDelta, TurnRes
 from vigia.engine.pipeline import execute, prepare
 from vigia.engine.runs import run_view
 from vigia.engine.schemas import RunOut, TokenUsage
-from vigia.engine.stages.budget import BudgetState, budget_state, month_spend, month_start
+from vigia.engine.spend import month_spend
+from vigia.engine.stages.budget import BudgetState, budget_state, month_start
 from vigia.engine.turn import TurnRequest
 from vigia.engine.usage import last_turn_by_key, usage_by_agent, usage_by_day
 from vigia.engine.worlds import WorldsGate

@@ -1,4 +1,5 @@
-"""Tables: runs (one agent turn) and their traced stages."""
+"""Tables: runs (one agent turn), their traced stages, budget reservations and the spend
+ledger."""
 
 from __future__ import annotations
 
@@ -69,3 +70,17 @@ class BudgetReservation(Base):
     workspace_id: Mapped[str] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
     amount_usd: Mapped[float] = mapped_column(Float)  # FLOAT, as 0009 created it
     created_at: Mapped[datetime] = created_column()
+
+
+class BudgetSpend(Base):
+    """USD a workspace's runs cost in one month (UTC), kept as runs are stored
+    (``vigia.engine.spend``)."""
+
+    __tablename__ = "budget_spend"
+
+    workspace_id: Mapped[str] = mapped_column(
+        ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    month: Mapped[str] = mapped_column(String(7), primary_key=True)
+    """``YYYY-MM``."""
+    spent_usd: Mapped[float] = mapped_column(default=0.0)

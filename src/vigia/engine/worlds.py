@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert
-
-from vigia.db.base import new_id, table_of, utcnow
+from vigia.db.base import new_id, utcnow
 from vigia.db.session import session_scope, write_scope
 from vigia.engine.cost import ledger_cost_usd
-from vigia.engine.models import Run, RunStage
+from vigia.engine.spend import store_run
 from vigia.engine.stages.budget import budget_state
 from vigia.engine.stages.input_guardrails import InputCheck
 from vigia.engine.stages.persistence import stage_rows
@@ -91,7 +89,7 @@ class WorldsGate:
         status: TurnStatus,
         error: str | None = None,
     ) -> None:
-        """Writes the run and its stages in one transaction, and reports them."""
+        """Writes the run, its stages and its spend in one transaction, and reports them."""
         trace = Trace()
         for step in log.steps:
             trace.add(
@@ -121,7 +119,5 @@ class WorldsGate:
         }
         stages = stage_rows(log.run_id, trace.stages)
         with write_scope() as session:
-            session.execute(insert(table_of(Run)), [run])
-            if stages:
-                session.execute(insert(table_of(RunStage)), stages)
+            store_run(session, run, stages)
         report.turn_finished(run)

@@ -1,5 +1,7 @@
 """The budget stage: this month's spend, turns in flight, and whether the workspace pauses.
 
+The month's spend is one primary-key read of the spend ledger (``vigia.engine.spend``).
+
 A turn whose model has a price reserves its expected cost before it runs; the reservation is
 settled (deleted) in the same transaction that stores the run with its real cost. Concurrent
 turns therefore see each other: a budget overshoots by at most one turn, as sequential turns
@@ -16,7 +18,8 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from vigia.db.base import table_of, utcnow
-from vigia.engine.models import BudgetReservation, Run
+from vigia.engine.models import BudgetReservation
+from vigia.engine.spend import month_spend
 from vigia.workspaces.limits import budget_row
 
 EXCEEDED_MESSAGE = "El servicio alcanzó su límite de uso mensual. Contactá al administrador."
@@ -26,16 +29,6 @@ RESERVATION_TTL = timedelta(minutes=15)
 def month_start(now: datetime | None = None) -> datetime:
     now = now or utcnow()
     return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-
-
-def month_spend(session: Session, workspace_id: str) -> float:
-    """USD spent by the workspace's runs since the first of this month (UTC)."""
-    total = session.scalar(
-        select(func.coalesce(func.sum(Run.cost_usd), 0.0)).where(
-            Run.workspace_id == workspace_id, Run.created_at >= month_start()
-        )
-    )
-    return float(total or 0.0)
 
 
 def reserved(session: Session, workspace_id: str, excluding: str | None = None) -> float:

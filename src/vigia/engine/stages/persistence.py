@@ -1,21 +1,20 @@
 """The persistence stage: a finished turn (messages, run, stages) in one transaction.
 
-Core ``INSERT``s (not the ORM unit of work): this runs on every turn. The run's budget
-reservation is settled in the same transaction.
+Core ``INSERT``s (not the ORM unit of work): this runs on every turn. The run's cost goes
+into the spend ledger and its budget reservation is settled in the same transaction.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from vigia.conversations import service as conversations
-from vigia.db.base import table_of, utcnow
+from vigia.db.base import utcnow
 from vigia.db.session import write_scope
 from vigia.engine.events import TurnResult
-from vigia.engine.models import Run, RunStage
+from vigia.engine.spend import store_run
 from vigia.engine.stages.budget import settle
 from vigia.engine.trace import StageRecord
 from vigia.engine.turn import Turn
@@ -65,11 +64,7 @@ def stage_rows(run_id: str, stages: list[StageRecord]) -> list[dict[str, Any]]:
 
 
 def _write_run(session: Session, turn: Turn, run: dict[str, Any]) -> None:
-    connection = session.connection()  # Core statements: the ORM's execute adds nothing here
-    connection.execute(insert(table_of(Run)), [run])
-    stages = stage_rows(run["id"], turn.trace.stages)
-    if stages:
-        connection.execute(insert(table_of(RunStage)), stages)
+    store_run(session, run, stage_rows(run["id"], turn.trace.stages))
     if turn.reserved_usd:
         settle(session, turn.run_id)
 
