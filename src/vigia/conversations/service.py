@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import insert, select, true, update
+from sqlalchemy import select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -12,6 +12,7 @@ from vigia.conversations.marks import UNMARKED, InputMarks
 from vigia.conversations.models import Conversation, Message
 from vigia.conversations.schemas import AssigneeOut, ConversationOut, MessageOut
 from vigia.db.base import table_of, utcnow
+from vigia.db.rows import insert_rows
 from vigia.errors import Conflict, Invalid, NotFound
 from vigia.llm.protocol import ChatMessage, openai_tool_calls
 
@@ -242,11 +243,12 @@ def record_exchange(
     refusal a blocked one got: both kept for the operator, never model input.
     """
     now = now or utcnow()
-    connection = session.connection()  # rows as parameters: no statement built per turn
+    connection = session.connection()  # rows rendered once (vigia.db.rows): every turn
     if open_for is not None:
         workspace_id, agent_id = open_for
-        connection.execute(
-            insert(table_of(Conversation)),
+        insert_rows(
+            connection,
+            table_of(Conversation),
             [
                 {
                     "id": conversation_id,
@@ -260,8 +262,9 @@ def record_exchange(
             ],
         )
     if messages:
-        connection.execute(
-            insert(table_of(Message)),
+        insert_rows(
+            connection,
+            table_of(Message),
             [
                 {
                     "conversation_id": conversation_id,

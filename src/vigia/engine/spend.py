@@ -12,11 +12,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from vigia.db.base import table_of, utcnow
+from vigia.db.rows import insert_rows
 from vigia.engine.models import BudgetSpend, Run, RunStage
 
 
@@ -43,10 +44,9 @@ def add_spend(connection: Connection, workspace_id: str, cost_usd: float, at: da
 
 def store_run(session: Session, run: dict[str, Any], stages: list[dict[str, Any]]) -> None:
     """Inserts the run and its stages and adds its cost to the ledger (one transaction)."""
-    connection = session.connection()  # Core statements: the ORM's execute adds nothing here
-    connection.execute(insert(table_of(Run)), [run])
-    if stages:
-        connection.execute(insert(table_of(RunStage)), stages)
+    connection = session.connection()  # rows rendered once (vigia.db.rows): every turn
+    insert_rows(connection, table_of(Run), [run])
+    insert_rows(connection, table_of(RunStage), stages)
     add_spend(connection, run["workspace_id"], run["cost_usd"], run["created_at"])
 
 
