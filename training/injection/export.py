@@ -249,7 +249,12 @@ def main() -> None:
         },
         "validation": validation_figures,
         "probes": probes,
-        "training": {**train_record, "epoch": args.epoch},
+        # Its wall time differs run to run: it stays in train.json, so that a rebuild is
+        # byte-identical.
+        "training": {
+            **{k: v for k, v in train_record.items() if k != "wall_s"},
+            "epoch": args.epoch,
+        },
         "files": {name: sha256(args.out / name) for name in SHIPPED_FILES},
     }
     (args.out / "model.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
