@@ -2,8 +2,11 @@
 
 With retrieved passages, it answers with passage sentences in their own words, each
 followed by its ``[n]`` (``vigia.llm.reading``): the sentence the answer-sentence selector
-finds most likely to answer and, when another is nearly as relevant (``FOLLOW_RATIO``), the
-most relevant other one, from any passage. When no sentence reaches ``MIN_ANSWER_SCORE``
+finds most likely to answer; for each further part of a two-part question
+(``vigia.llm.question_parts``), the sentence most relevant to that part among those holding
+a word of it and a word of the rest of the message; and, when another is nearly as relevant
+(``FOLLOW_RATIO``) and fewer than ``ANSWER_SENTENCES`` are chosen, the most relevant other
+one, from any passage. When no sentence reaches ``MIN_ANSWER_SCORE``
 of relevance, nothing is relevant. Without relevant passages it
 answers with the sentences of the agent's instructions that share the message's words,
 else with the agent's no-answer reply. Deterministic: the same request always gives the
@@ -17,7 +20,8 @@ from dataclasses import dataclass
 
 from vigia.language import content_terms, fold, sentences, words
 from vigia.llm.protocol import ModelEvent, ModelRequest, TextChunk, Usage
-from vigia.llm.reading import score_sentences
+from vigia.llm.question_parts import question_parts
+from vigia.llm.reading import ScoredSentence, score_sentences
 from vigia.llm.tokens import count_tokens, prompt_tokens
 
 GREETINGS = frozenset({"hola", "buenas", "buen", "hello", "hi", "hey", "ola", "oi", "bom"})
@@ -84,6 +88,25 @@ def _from_instructions(request: ModelRequest) -> list[_Candidate]:
     return chosen[:MAX_SENTENCES]
 
 
+def _for_part(
+    part: str, message: str, request: ModelRequest, chosen: list[ScoredSentence]
+) -> ScoredSentence | None:
+    """The most relevant sentence for one part of a two-part question that holds a word of
+    that part and a word of the rest of the message (its subject: "qué alcances puede
+    tener" is about the "clave" of the first part), not chosen yet."""
+    own = set(content_terms(part))
+    rest = set(content_terms(message)) - own
+    taken = {c.text.casefold() for c in chosen}
+    found = [
+        s
+        for s in score_sentences(part, request.passages)
+        if own & (held := set(content_terms(s.text)))
+        and rest & held
+        and s.text.casefold() not in taken
+    ]
+    return min(found, key=lambda s: (-s.relevance, s.order), default=None)
+
+
 def _from_passages(request: ModelRequest) -> list[_Candidate]:
     """The best passage sentences for the message (empty when none is relevant)."""
     scored = score_sentences(request.message, request.passages)
@@ -91,11 +114,15 @@ def _from_passages(request: ModelRequest) -> list[_Candidate]:
         return []
     best = min(scored, key=lambda s: (-s.score, s.order))
     chosen = [best]
+    for part in question_parts(request.message)[1:]:
+        found = _for_part(part, request.message, request, chosen)
+        if found is not None:
+            chosen.append(found)
     for candidate in sorted(scored, key=lambda s: (-s.relevance, s.order)):
-        if len(chosen) == ANSWER_SENTENCES:
+        if len(chosen) >= ANSWER_SENTENCES:
             break
         ratio = FOLLOW_RATIO if candidate.passage == best.passage else OTHER_PASSAGE_RATIO
-        repeated = candidate.text.casefold() == best.text.casefold()
+        repeated = any(candidate.text.casefold() == c.text.casefold() for c in chosen)
         if candidate.relevance >= ratio * best.relevance and not repeated:
             chosen.append(candidate)
     return [_Candidate(c.text, c.passage, c.relevance, c.order) for c in chosen]
