@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tests.console.helpers import customer_says
 from vigia.agents import service as agents
 from vigia.agents.schemas import AgentCreate, AgentPatch
 from vigia.conversations import service as conversations
@@ -66,21 +66,6 @@ class Day:
     case_id: str
     owner: str
     owner_password: str
-
-
-def _customer_says(server: str, key: str, text: str, conversation: str | None = None) -> str:
-    """One customer turn through ``/v1/chat/completions``; the conversation's id."""
-    body: dict[str, object] = {"model": AGENT, "messages": [{"role": "user", "content": text}]}
-    if conversation:
-        body["conversation_id"] = conversation
-    answer = httpx.post(
-        f"{server}/v1/chat/completions",
-        headers={"Authorization": f"Bearer {key}"},
-        json=body,
-        timeout=120,
-    )
-    assert answer.status_code == 200, answer.text
-    return str(answer.json()["sherlock"]["conversation_id"])
 
 
 def _workspace(session: Session, workspace_id: str) -> Workspace:
@@ -177,13 +162,13 @@ def seed_day(server: str) -> Day:
     case_id = _cases(workspace_id)
     key = demo["production_key"]
     for days, question in EARLIER:
-        _move_back(_customer_says(server, key, question), days)
-    plain = _customer_says(server, key, SAMPLE_QUESTION)
-    _customer_says(server, key, "¿Y las claves de producción?", plain)
-    handed = _customer_says(server, key, "Quiero hablar con una persona por mi pedido")
+        _move_back(customer_says(server, key, AGENT, question), days)
+    plain = customer_says(server, key, AGENT, SAMPLE_QUESTION)
+    customer_says(server, key, AGENT, "¿Y las claves de producción?", plain)
+    handed = customer_says(server, key, AGENT, "Quiero hablar con una persona por mi pedido")
     _hand_off_and_answer(workspace_id, handed)
-    blocked = _customer_says(server, key, INJECTION)
-    _customer_says(server, demo["draft_key"], "¿Qué revisan los guardrails?")
+    blocked = customer_says(server, key, AGENT, INJECTION)
+    customer_says(server, demo["draft_key"], AGENT, "¿Qué revisan los guardrails?")
     return Day(
         workspace_id=workspace_id,
         agent=AGENT,

@@ -1,9 +1,11 @@
-"""Console test helpers: users with roles, and a client logged in through the login form."""
+"""Console test helpers: users with roles, a client logged in through the login form, and
+a customer's turn through the API."""
 
 from __future__ import annotations
 
 import re
 
+import httpx
 from fastapi.testclient import TestClient
 
 from vigia.db.session import session_scope
@@ -37,3 +39,20 @@ def log_in(client: TestClient, name: str) -> str:
     )
     assert response.status_code == 303, response.text
     return token
+
+
+def customer_says(
+    server: str, key: str, model: str, text: str, conversation: str | None = None
+) -> str:
+    """A customer's turn through ``/v1/chat/completions``; its conversation's id."""
+    body: dict[str, object] = {"model": model, "messages": [{"role": "user", "content": text}]}
+    if conversation:
+        body["conversation_id"] = conversation
+    answer = httpx.post(
+        f"{server}/v1/chat/completions",
+        headers={"Authorization": f"Bearer {key}"},
+        json=body,
+        timeout=120,
+    )
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["sherlock"]["conversation_id"])

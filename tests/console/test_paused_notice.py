@@ -7,24 +7,9 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import Tenant
 from tests.console.helpers import log_in, make_user
-from vigia.db.base import new_id, utcnow
-from vigia.db.session import write_scope
-from vigia.engine.spend import store_run
+from tests.spending import spend
 
 BANNER = 'id="budget-paused"'
-
-
-def _spend(tenant: Tenant, usd: float) -> None:
-    """A run that cost ``usd``, stored as the engine stores runs (with its spend)."""
-    run = {
-        "id": new_id(),
-        "workspace_id": tenant.workspace_id,
-        "agent_id": tenant.agent_id,
-        "cost_usd": usd,
-        "created_at": utcnow(),
-    }
-    with write_scope() as session:
-        store_run(session, run, [])
 
 
 def _budget(client: TestClient, base: str, token: str, action: str) -> None:
@@ -48,9 +33,9 @@ def test_a_reached_pausing_budget_shows_the_banner_on_the_agents_pages(
     token = log_in(client, "ana")
     base = f"/console/w/{tenant.workspace_id}"
     _budget(client, base, token, "pause")
-    _spend(tenant, 0.5)
+    spend(tenant, 0.5)
     assert all(BANNER not in html for html in _pages(client, base, tenant))
-    _spend(tenant, 0.75)
+    spend(tenant, 0.75)
     for html in _pages(client, base, tenant):
         assert BANNER in html
         assert "Los agentes de este espacio están en pausa" in html
@@ -64,6 +49,6 @@ def test_a_reached_pausing_budget_shows_the_banner_on_the_agents_pages(
 def test_no_budget_shows_no_banner(client: TestClient, tenant: Tenant) -> None:
     make_user("vera", tenant.workspace_id, "viewer")
     log_in(client, "vera")
-    _spend(tenant, 100.0)
+    spend(tenant, 100.0)
     base = f"/console/w/{tenant.workspace_id}"
     assert all(BANNER not in html for html in _pages(client, base, tenant))

@@ -4,24 +4,9 @@ from fastapi.testclient import TestClient
 
 from tests.chat_calls import ADMIN, chat
 from tests.conftest import Tenant
-from vigia.db.base import new_id, utcnow
-from vigia.db.session import write_scope
-from vigia.engine.spend import store_run
+from tests.spending import spend
 
 PAUSED = "El servicio alcanzó su límite de uso mensual. Contactá al administrador."
-
-
-def _spend(tenant: Tenant, usd: float) -> None:
-    """A run that cost ``usd``, stored as the engine stores runs (with its spend)."""
-    run = {
-        "id": new_id(),
-        "workspace_id": tenant.workspace_id,
-        "agent_id": tenant.agent_id,
-        "cost_usd": usd,
-        "created_at": utcnow(),
-    }
-    with write_scope() as session:
-        store_run(session, run, [])
 
 
 def test_budget_pause_answers_budget_exceeded(client: TestClient, tenant: Tenant) -> None:
@@ -32,7 +17,7 @@ def test_budget_pause_answers_budget_exceeded(client: TestClient, tenant: Tenant
     )
     status, body = chat(client, tenant.production_key, tenant.agent_slug, "hola")
     assert body["sherlock"]["status"] == "ok"
-    _spend(tenant, 1.5)
+    spend(tenant, 1.5)
     status, body = chat(client, tenant.production_key, tenant.agent_slug, "hola")
     assert status == 200
     assert body["sherlock"]["status"] == "budget_exceeded"
@@ -47,7 +32,7 @@ def test_budget_alert_keeps_answering_and_flags(client: TestClient, tenant: Tena
         json={"budget_usd": 1.0, "action": "alert"},
         headers=ADMIN,
     )
-    _spend(tenant, 2.0)
+    spend(tenant, 2.0)
     _, body = chat(
         client, tenant.production_key, tenant.agent_slug, "¿Atienden de lunes a viernes?"
     )

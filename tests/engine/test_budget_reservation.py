@@ -13,11 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.conftest import Tenant
-from tests.upstream_hosts import allow_upstream
-from vigia.agents.models import Agent
-from vigia.agents.schemas import AgentPatch
-from vigia.agents.service import publish, update_draft
-from vigia.config import get_settings
+from tests.engine.priced import PRICED_MODEL, price_the_agent
 from vigia.db.session import session_scope
 from vigia.engine.events import TurnResult
 from vigia.engine.models import BudgetReservation, Run
@@ -27,24 +23,14 @@ from vigia.errors import UpstreamError
 from vigia.llm.function import FunctionModel
 from vigia.llm.protocol import ModelRequest
 from vigia.llm.registry import override_model
-from vigia.llm.settings import ModelSettings
 from vigia.workspaces.service import find_workspace, set_budget
-
-PRICES = '{"priced-model": {"input": 1000, "output": 1000}}'  # USD per million tokens
 
 
 @pytest.fixture
 def priced_tenant(tenant: Tenant, monkeypatch: pytest.MonkeyPatch) -> Tenant:
     """The tenant's agent runs a priced upstream model (at most ~0.8 USD a turn)."""
-    monkeypatch.setenv("VIGIA_PRICES", PRICES)
-    get_settings.cache_clear()
-    allow_upstream(tenant.workspace_id, "http://x.test")
+    price_the_agent(tenant, monkeypatch)
     with session_scope() as session:
-        agent = session.get(Agent, tenant.agent_id)
-        assert agent is not None
-        model = ModelSettings(provider="openai", name="priced-model", base_url="http://x.test")
-        update_draft(session, agent, AgentPatch(model=model))
-        publish(session, agent)
         set_budget(session, find_workspace(session, tenant.workspace_id), 0.5, "pause")
     return tenant
 
@@ -58,7 +44,7 @@ def gate() -> Iterator[threading.Event]:
         assert released.wait(10)
         return "Listo."
 
-    with override_model(FunctionModel(answer), name="priced-model"):
+    with override_model(FunctionModel(answer), name=PRICED_MODEL):
         yield released
 
 
@@ -103,6 +89,6 @@ def test_a_failed_model_releases_its_reservation(priced_tenant: Tenant) -> None:
     def fail(_request: ModelRequest) -> str:
         raise UpstreamError("the upstream answered 500")
 
-    with override_model(FunctionModel(fail), name="priced-model"), pytest.raises(UpstreamError):
+    with override_model(FunctionModel(fail), name=PRICED_MODEL), pytest.raises(UpstreamError):
         _turn(priced_tenant)
     assert _reservations() == 0

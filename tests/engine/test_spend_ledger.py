@@ -13,11 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.conftest import Tenant, make_tenant
-from tests.upstream_hosts import allow_upstream
-from vigia.agents.models import Agent
-from vigia.agents.schemas import AgentPatch
-from vigia.agents.service import publish, update_draft
-from vigia.config import get_settings
+from tests.engine.priced import PRICED_MODEL, price_the_agent
 from vigia.db.base import utcnow
 from vigia.db.session import get_engine, session_scope
 from vigia.engine.events import TurnResult
@@ -27,24 +23,13 @@ from vigia.engine.spend import add_spend, month_key, month_spend
 from vigia.engine.turn import TurnRequest
 from vigia.llm.function import FunctionModel
 from vigia.llm.registry import override_model
-from vigia.llm.settings import ModelSettings
-
-PRICES = '{"priced-model": {"input": 1000, "output": 1000}}'  # USD per million tokens
 
 
 @pytest.fixture
 def priced_tenant(tenant: Tenant, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tenant]:
     """The tenant's agent runs a priced upstream model that answers at once."""
-    monkeypatch.setenv("VIGIA_PRICES", PRICES)
-    get_settings.cache_clear()
-    allow_upstream(tenant.workspace_id, "http://x.test")
-    with session_scope() as session:
-        agent = session.get(Agent, tenant.agent_id)
-        assert agent is not None
-        model = ModelSettings(provider="openai", name="priced-model", base_url="http://x.test")
-        update_draft(session, agent, AgentPatch(model=model))
-        publish(session, agent)
-    with override_model(FunctionModel(lambda _request: "Listo."), name="priced-model"):
+    price_the_agent(tenant, monkeypatch)
+    with override_model(FunctionModel(lambda _request: "Listo."), name=PRICED_MODEL):
         yield tenant
 
 
