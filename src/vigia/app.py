@@ -32,6 +32,7 @@ from vigia.knowledge.ingest_worker import ingest_worker_for
 from vigia.llm.local_models import LocalModels, LocalModelsMiddleware, local_options
 from vigia.openai_api.conversations import router as conversations_router
 from vigia.openai_api.endpoints import router as openai_router
+from vigia.openai_api.lane import ChatLane
 from vigia.operations.endpoints import router as operations_router
 from vigia.review.endpoints import router as review_router
 from vigia.users.endpoints import router as users_router
@@ -71,7 +72,8 @@ def create_app() -> FastAPI:
     app.state.local_models = LocalModels(local_options(settings))  # GGUF files, loaded once
     http_errors.install(app, pages=console.ERROR_PAGES)
     find_workspaces_with(cached_workspace)  # write slots are shared by workspace
-    app.add_middleware(ClientGoneMiddleware)  # innermost: the engine stops for a gone client
+    app.add_middleware(ChatLane)  # innermost: valid chat completions skip FastAPI's routing
+    app.add_middleware(ClientGoneMiddleware)  # the engine stops for a gone client
     app.add_middleware(LocalModelsMiddleware)  # turns find app.state.local_models
     app.add_middleware(RequestTextMiddleware)
     app.add_middleware(BodyLimitMiddleware)  # bounds what the inner ones read

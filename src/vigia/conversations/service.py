@@ -12,7 +12,7 @@ from vigia.conversations.marks import UNMARKED, InputMarks
 from vigia.conversations.models import Conversation, Message
 from vigia.conversations.schemas import AssigneeOut, ConversationOut, MessageOut
 from vigia.db.base import table_of, utcnow
-from vigia.db.rows import insert_rows
+from vigia.db.rows import RowSink, insert_rows, sink_of
 from vigia.errors import Conflict, Invalid, NotFound
 from vigia.llm.protocol import ChatMessage, openai_tool_calls
 
@@ -225,7 +225,7 @@ def conversation_view(
 
 
 def record_exchange(
-    session: Session,
+    target: Session | RowSink,
     conversation_id: str,
     messages: list[ChatMessage],
     run_id: str,
@@ -243,7 +243,7 @@ def record_exchange(
     refusal a blocked one got: both kept for the operator, never model input.
     """
     now = now or utcnow()
-    connection = session.connection()  # rows rendered once (vigia.db.rows): every turn
+    connection = sink_of(target)  # rows rendered once (vigia.db.rows): every turn
     if open_for is not None:
         workspace_id, agent_id = open_for
         insert_rows(

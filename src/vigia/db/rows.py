@@ -5,7 +5,8 @@ own bind processing, scalar column defaults for the columns a row leaves out) bu
 the ``INSERT`` once and hands the driver the processed parameters
 (``Connection.exec_driver_sql``), skipping the per-call statement cache lookup and
 parameter compilation: an agent turn writes four tables, every turn. It runs in the
-caller's transaction and fires the engine's execute events like any other statement.
+caller's transaction: a SQLAlchemy ``Connection`` (firing the engine's execute events like
+any other statement) or the DBAPI transaction of ``vigia.db.driver_write``.
 """
 
 from __future__ import annotations
@@ -13,10 +14,28 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, Table, insert
 from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import Session
+
+
+class RowSink(Protocol):
+    """Where rendered rows go: a ``Connection``, or a ``DriverWrite``."""
+
+    @property
+    def dialect(self) -> Dialect: ...
+
+    def exec_driver_sql(self, statement: str, parameters: Any = None, /) -> Any: ...
+
+
+def sink_of(target: Session | RowSink) -> RowSink:
+    """The sink of a transaction: a session's connection, or ``target`` itself."""
+    if isinstance(target, Session):
+        connection: Connection = target.connection()
+        return connection
+    return target
 
 
 @dataclass(frozen=True)
@@ -53,7 +72,7 @@ def _rendered(table: Table, given: tuple[str, ...], dialect: Dialect) -> _Render
     return _Rendered(compiled.string, keys, bool(compiled.positional), processors, defaults)
 
 
-def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+def insert_rows(connection: RowSink, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
     """Inserts ``rows`` into ``table``; every row names the same columns (the first row's)."""
     if not rows:
         return

@@ -138,7 +138,19 @@ def _checkpoint_off_the_request_path(engine: Engine, url: str) -> None:
         return
     checkpointer = Checkpointer(Path(database))
     event.listen(engine, "commit", lambda _connection: checkpointer.wrote())
+    _CHECKPOINTERS[engine] = checkpointer
     weakref.finalize(engine, checkpointer.stop)
+
+
+_CHECKPOINTERS: weakref.WeakKeyDictionary[Engine, Checkpointer] = weakref.WeakKeyDictionary()
+
+
+def committed(engine: Engine) -> None:
+    """A commit made on ``engine``'s DBAPI connection itself (``vigia.db.driver_write``),
+    which fires no engine event: wakes its checkpointer as the engine's commits do."""
+    checkpointer = _CHECKPOINTERS.get(engine)
+    if checkpointer is not None:
+        checkpointer.wrote()
 
 
 @lru_cache(maxsize=4)
@@ -193,7 +205,7 @@ def session_scope() -> Iterator[Session]:
         session.close()
 
 
-def _busy(error: OperationalError) -> bool:
+def busy(error: OperationalError) -> bool:
     """SQLite's lock still held when the busy timeout ran out."""
     orig = error.orig
     return isinstance(orig, sqlite3.OperationalError) and (
@@ -215,11 +227,11 @@ def write_scope() -> Iterator[Session]:
         session.commit()
     except PoolTimeout as error:
         session.rollback()
-        raise _overloaded() from error
+        raise overloaded() from error
     except OperationalError as error:
         session.rollback()
-        if _busy(error):
-            raise _overloaded() from error
+        if busy(error):
+            raise overloaded() from error
         raise
     except BaseException:
         session.rollback()
@@ -228,7 +240,8 @@ def write_scope() -> Iterator[Session]:
         session.close()
 
 
-def _overloaded() -> Overloaded:
+def overloaded() -> Overloaded:
+    """The writer's 503: no connection or no write lock came in time."""
     BUSY_REFUSALS.labels("writer busy").inc()
     return Overloaded(
         "the server is busy writing; retry shortly", headers={"Retry-After": RETRY_AFTER_S}

@@ -10,14 +10,16 @@ lookup, whatever the number of runs. Deleting runs (retention) leaves the spend 
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
 from vigia.db.base import table_of, utcnow
-from vigia.db.rows import insert_rows
+from vigia.db.rows import RowSink, insert_rows, sink_of
 from vigia.engine.models import BudgetSpend, Run, RunStage
 
 
@@ -26,25 +28,40 @@ def month_key(at: datetime) -> str:
     return f"{at.year:04d}-{at.month:02d}"
 
 
-def add_spend(connection: Connection, workspace_id: str, cost_usd: float, at: datetime) -> None:
-    """Adds ``cost_usd`` to the workspace's spend of the month of ``at`` (nothing when 0)."""
-    if not cost_usd > 0:
-        return
+@lru_cache(maxsize=4)
+def _upsert(dialect: Dialect) -> tuple[str, tuple[str, ...], bool]:
+    """The ledger's upsert for ``dialect``: its SQL, parameter names in the driver's order,
+    and whether they are positional."""
     table = table_of(BudgetSpend)
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(table).values(
-        workspace_id=workspace_id, month=month_key(at), spent_usd=cost_usd
+    dialects = postgresql if dialect.name == "postgresql" else sqlite
+    statement = dialects.insert(table).values(
+        workspace_id=bindparam("workspace_id"),
+        month=bindparam("month"),
+        spent_usd=bindparam("spent_usd"),
     )
     statement = statement.on_conflict_do_update(
         index_elements=[table.c.workspace_id, table.c.month],
         set_={"spent_usd": table.c.spent_usd + statement.excluded.spent_usd},
     )
-    connection.execute(statement)
+    compiled = statement.compile(dialect=dialect)
+    keys = tuple(compiled.positiontup or compiled.binds)
+    return compiled.string, keys, bool(compiled.positional)
 
 
-def store_run(session: Session, run: dict[str, Any], stages: list[dict[str, Any]]) -> None:
+def add_spend(connection: RowSink, workspace_id: str, cost_usd: float, at: datetime) -> None:
+    """Adds ``cost_usd`` to the workspace's spend of the month of ``at`` (nothing when 0)."""
+    if not cost_usd > 0:
+        return
+    sql, keys, positional = _upsert(connection.dialect)
+    values = {"workspace_id": workspace_id, "month": month_key(at), "spent_usd": cost_usd}
+    connection.exec_driver_sql(
+        sql, tuple(values[k] for k in keys) if positional else {k: values[k] for k in keys}
+    )
+
+
+def store_run(target: Session | RowSink, run: dict[str, Any], stages: list[dict[str, Any]]) -> None:
     """Inserts the run and its stages and adds its cost to the ledger (one transaction)."""
-    connection = session.connection()  # rows rendered once (vigia.db.rows): every turn
+    connection = sink_of(target)  # rows rendered once (vigia.db.rows): every turn
     insert_rows(connection, table_of(Run), [run])
     insert_rows(connection, table_of(RunStage), stages)
     add_spend(connection, run["workspace_id"], run["cost_usd"], run["created_at"])

@@ -24,6 +24,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import Request
 
@@ -174,11 +175,10 @@ def write_gate_for(settings: Settings) -> WriteGate:
     return WriteGate(settings.write_concurrency, settings.write_queue, settings.write_wait_s)
 
 
-async def write_slot(request: Request) -> AsyncIterator[None]:
-    """FastAPI dependency of the write routes: holds a slot of the request's tenant until
-    the response is sent (streams included). Declare it first, so that everything the route
-    does (authentication lookups included) runs inside the slot and a queued request holds
-    nothing. The route's model work runs on the app's ``ModelWorkers``."""
+@asynccontextmanager
+async def holding_slot(request: Request) -> AsyncIterator[None]:
+    """Holds a write slot of the request's tenant for the block; ``Overloaded`` when none
+    comes free. The block's model work runs on the app's ``ModelWorkers``."""
     gate: WriteGate = request.app.state.write_gate
     tenant = tenant_of(request)
     await gate.acquire(tenant)
@@ -189,3 +189,12 @@ async def write_slot(request: Request) -> AsyncIterator[None]:
         yield
     finally:
         gate.release(time.monotonic() - started, tenant)
+
+
+async def write_slot(request: Request) -> AsyncIterator[None]:
+    """FastAPI dependency of the write routes: holds a slot of the request's tenant until
+    the response is sent (streams included). Declare it first, so that everything the route
+    does (authentication lookups included) runs inside the slot and a queued request holds
+    nothing."""
+    async with holding_slot(request):
+        yield

@@ -31,7 +31,10 @@ from vigia.openai_api.schemas import (
 from vigia.workspaces.auth import KeyContext, require_scope
 
 router = APIRouter(prefix="/v1", tags=["openai"])
-ChatKey = Annotated[KeyContext, Depends(require_scope("chat"))]
+chat_key = require_scope("chat")
+"""Admits keys with the ``chat`` scope (the route's dependency, and the lane's)."""
+ChatKey = Annotated[KeyContext, Depends(chat_key)]
+CONVERSATION_HEADER_CHARS = 64
 
 
 def _visible(agent: Agent, key: KeyContext) -> bool:
@@ -130,20 +133,13 @@ STREAM_DESCRIPTION = (
 )
 
 
-@router.post(
-    "/chat/completions",
-    response_model=ChatCompletion,
-    responses={200: event_stream_response(ChatCompletionChunk, STREAM_DESCRIPTION)},
-)
-def chat_completions(
-    body: ChatCompletionRequest,
-    slot: WriteSlot,
-    key: ChatKey,
-    x_sherlock_conversation: Annotated[str | None, Header(max_length=64)] = None,
+def complete(
+    body: ChatCompletionRequest, key: KeyContext, header_conversation: str | None
 ) -> JSONResponse | StreamingResponse:
-    """Runs one agent turn; JSON, or SSE chunks with ``stream: true``."""
+    """Runs one agent turn for ``key``; JSON, or SSE chunks with ``stream: true``. Called
+    inside the request's write slot, by the route and by ``vigia.openai_api.lane``."""
     prepared = prepare(
-        _turn_request(body, key, "", x_sherlock_conversation),
+        _turn_request(body, key, "", header_conversation),
         locate=lambda session: _agent_for(session, key, body.slug),
     )
     events = execute(prepared)
@@ -165,3 +161,24 @@ def chat_completions(
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+@router.post(
+    "/chat/completions",
+    response_model=ChatCompletion,
+    responses={200: event_stream_response(ChatCompletionChunk, STREAM_DESCRIPTION)},
+)
+def chat_completions(
+    body: ChatCompletionRequest,
+    slot: WriteSlot,
+    key: ChatKey,
+    x_sherlock_conversation: Annotated[
+        str | None, Header(max_length=CONVERSATION_HEADER_CHARS)
+    ] = None,
+) -> JSONResponse | StreamingResponse:
+    """Runs one agent turn; JSON, or SSE chunks with ``stream: true``.
+
+    A valid JSON request is served by ``vigia.openai_api.lane`` before routing; this route
+    declares the operation and answers every request the lane passes on (another content
+    type, a body or header that does not validate) exactly as FastAPI validates it."""
+    return complete(body, key, x_sherlock_conversation)

@@ -1,17 +1,23 @@
 """The persistence stage: a finished turn (messages, run, stages) in one transaction.
 
-Core ``INSERT``s (not the ORM unit of work): this runs on every turn. The run's cost goes
-into the spend ledger and its budget reservation is settled in the same transaction.
+Rows rendered once (``vigia.db.rows``), not the ORM unit of work: this runs on every turn.
+A turn that only adds rows (the usual one) writes them on the DBAPI connection itself
+(``vigia.db.driver_write``); one that also hands the conversation off or settles a budget
+reservation uses a ``write_scope`` session for those updates. The run's cost goes into the
+spend ledger in the same transaction.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from vigia.conversations import service as conversations
 from vigia.db.base import utcnow
+from vigia.db.driver_write import driver_write
+from vigia.db.rows import RowSink
 from vigia.db.session import write_scope
 from vigia.engine.events import TurnResult
 from vigia.engine.spend import store_run
@@ -63,10 +69,18 @@ def stage_rows(run_id: str, stages: list[StageRecord]) -> list[dict[str, Any]]:
     ]
 
 
-def _write_run(session: Session, turn: Turn, run: dict[str, Any]) -> None:
-    store_run(session, run, stage_rows(run["id"], turn.trace.stages))
+def _write_run(target: Session | RowSink, turn: Turn, run: dict[str, Any]) -> None:
+    store_run(target, run, stage_rows(run["id"], turn.trace.stages))
     if turn.reserved_usd:
-        settle(session, turn.run_id)
+        assert isinstance(target, Session)  # _transaction gave a session
+        settle(target, turn.run_id)
+
+
+def _transaction(turn: Turn) -> AbstractContextManager[Session | RowSink]:
+    """The turn's write transaction: a session when it updates rows, else the driver's."""
+    if turn.hands_off or turn.reserved_usd:
+        return write_scope()
+    return driver_write()
 
 
 def _messages(turn: Turn, result: TurnResult) -> list[ChatMessage]:
@@ -84,7 +98,7 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
     """Stores the conversation turn and its run. A message the input guardrails blocked is
     stored too, with the refusal it got, both marked (never model input)."""
     request = turn.request
-    with write_scope() as session:
+    with _transaction(turn) as target:
         run = _run_values(turn, model)
         run.update(
             status=result.status,
@@ -95,7 +109,7 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
         )
         opened = (request.workspace_id, request.agent_id) if turn.new_conversation else None
         conversations.record_exchange(
-            session,
+            target,
             turn.conversation_id,
             _messages(turn, result),
             turn.run_id,
@@ -104,17 +118,18 @@ def save_turn(turn: Turn, result: TurnResult, model: str) -> None:
             marks=turn.input_marks,
         )
         if turn.hands_off:
-            conversations.hand_off(session, turn.conversation_id)
-        _write_run(session, turn, run)
+            assert isinstance(target, Session)  # _transaction gave a session
+            conversations.hand_off(target, turn.conversation_id)
+        _write_run(target, turn, run)
     report.turn_finished(run)
 
 
 def save_failed_run(turn: Turn, model: str, error: str) -> None:
     """Records a run whose model failed; no message is stored."""
-    with write_scope() as session:
+    with _transaction(turn) as target:
         run = _run_values(turn, model)
         run.update(status="error", error=error[:2000])
-        _write_run(session, turn, run)
+        _write_run(target, turn, run)
     report.turn_finished(run)
 
 
