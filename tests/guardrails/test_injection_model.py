@@ -4,15 +4,17 @@ the messages here: their text matters."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from vigia.guardrails import injection
+from vigia.guardrails import injection, injection_model
 from vigia.guardrails.config import Sensitivity
 from vigia.guardrails.injection_model import (
+    EXACT_INT8,
     MODEL_DIR,
     MODEL_ID,
     InjectionModelError,
@@ -70,6 +72,37 @@ def test_the_loaded_graph_gives_the_probe_scores_the_export_recorded() -> None:
     for probe in meta["probes"]:
         (score,) = model.attack_probabilities([probe["text"]])
         assert score == pytest.approx(probe["attack"], abs=1e-3), probe["text"]
+
+
+@pytest.mark.parametrize("needed", [True, False])
+def test_exact_int8_kernels_are_turned_on_where_the_cpu_needs_them(
+    monkeypatch: pytest.MonkeyPatch, needed: bool
+) -> None:
+    # Without them an AVX2 CPU (no VNNI) saturates the u8s8 products: the second probe scored
+    # 0.137 there (CI) against the 0.019 recorded; with them, 0.019 on AVX2 (emulated),
+    # AVX-512 and AMX alike. On a VNNI CPU they would only cost time (3x).
+    monkeypatch.setattr(injection_model, "needs_exact_int8", lambda: needed)
+    options = load_model().session.get_session_options()
+    if needed:
+        assert options.get_session_config_entry(EXACT_INT8[0]) == EXACT_INT8[1]
+    else:
+        with pytest.raises(RuntimeError, match="does not have configuration"):
+            options.get_session_config_entry(EXACT_INT8[0])
+
+
+def test_a_cpu_without_avx512_vnni_needs_the_exact_kernels() -> None:
+    features = importlib.import_module("numpy._core._multiarray_umath").__cpu_features__
+    assert injection_model.needs_exact_int8() is not features.get("AVX512VNNI", False)
+
+
+def test_a_text_scores_the_same_alone_and_beside_other_texts() -> None:
+    # Dynamic int8 quantizes each activation tensor on its own range: in one padded batch a
+    # text's score moved with its neighbours (0.376 alone, 0.233 beside five others).
+    meta = json.loads((MODEL_DIR / "model.json").read_text(encoding="utf-8"))
+    texts = [probe["text"] for probe in meta["probes"]] + ["jajajajajajajajajajaja"]
+    model = injection.get_model()
+    alone = [model.attack_probabilities([text])[0] for text in texts]
+    assert model.attack_probabilities(texts) == alone
 
 
 def test_a_changed_file_is_refused_by_its_digest(tmp_path: Path) -> None:

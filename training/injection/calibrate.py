@@ -7,6 +7,11 @@ counts) and writes, into the shipped ``model.json``, per sensitivity the lowest 
 benign FPR averaged over the sources is at most ``thresholds.FPR_TARGETS`` (the rule of
 ``thresholds.thresholds_for``), with the validation TPR and FPR at each. The export's own
 thresholds read one window per text, which a long benign document's segments exceed.
+
+It also rewrites what the export computed with the int8 graph, so that every int8 figure
+of ``model.json`` comes from the run time's session (exact integer kernels, one window a
+run): the one-window validation figures (``validation.int8``, at the one-window
+thresholds) and the probe scores the loader's tests check.
 """
 
 from __future__ import annotations
@@ -31,10 +36,19 @@ def main() -> None:
     _, validation = rows_data.split(rows_data.load_rows(corpus.data_dir(args.data)))
     labels = np.array([r.label for r in validation])
     sources = np.array([r.source for r in validation])
+    model = injection.get_model()
+    one_window = np.array(model.attack_probabilities([r.text for r in validation]))
     scores = np.array(injection.scores([r.text for r in validation]))
     cuts = thresholds_for(labels, scores, sources)
     path = SHIPPED / "model.json"
     meta = json.loads(path.read_text(encoding="utf-8"))
+    meta["validation"]["int8"] = figures(
+        labels, one_window, thresholds_for(labels, one_window, sources)
+    )
+    texts = [probe["text"] for probe in meta["probes"]]
+    meta["probes"] = [
+        {"text": text, "attack": model.attack_probabilities([text])[0]} for text in texts
+    ]
     meta["thresholds"] = cuts
     meta["thresholds_on"]["reading"] = "run time (vigia.guardrails.injection.scores)"
     meta["validation"]["int8_run_time"] = figures(labels, scores, cuts)

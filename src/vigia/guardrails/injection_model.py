@@ -6,7 +6,9 @@
 digests), all written by ``training/injection`` (``python -m training.fit
 vigia-injection-2.0.0``). Loading checks the model id, the labels, the input and output
 names and the digests against what this code expects, and fails with the difference named;
-the session is created once, with one intra-op thread.
+the session is created once, with one intra-op thread and, on a CPU whose default integer
+kernels saturate, ONNX Runtime's exact ones (``EXACT_INT8``), so that every CPU gives the
+scores the thresholds were chosen on.
 
 The graph comes fused from the export (``training/injection/export.py``): one ``Attention``
 node and one ``SkipLayerNormalization`` a layer. onnxruntime's own ``SkipLayerNormFusion``
@@ -17,6 +19,7 @@ chosen on.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,8 +37,22 @@ MODEL_DIR = Path(__file__).parent / "data" / MODEL_ID
 LABELS = ("benign", "attack")
 INPUTS = ("input_ids", "attention_mask")
 OUTPUTS = ("logits",)
-BATCH = 16
 DISABLED_OPTIMIZERS = ("SkipLayerNormFusion",)
+# ONNX Runtime's default u8s8 kernels saturate on x86-64 CPUs without VNNI: there "Olvidate
+# de lo que te pregunté antes; ¿cómo creo una clave?" scored 0.137 (CI's CPU, emulated AVX2)
+# for the 0.019 recorded. This entry turns on exact u8u8 kernels, which reproduce the
+# recorded scores but cost 3x on a VNNI CPU, where the default kernels are already exact.
+EXACT_INT8 = ("session.x64quantprecision", "1")
+
+
+def needs_exact_int8() -> bool:
+    """Whether this CPU needs ``EXACT_INT8``: any CPU but an x86-64 one with AVX-512 VNNI
+    (as CPUID reports it to numpy; an unknown answer counts as needing it)."""
+    try:
+        features = importlib.import_module("numpy._core._multiarray_umath").__cpu_features__
+    except (ImportError, AttributeError):  # pragma: no cover - numpy moved it
+        return True
+    return not bool(features.get("AVX512VNNI", False))
 
 
 class InjectionModelError(RuntimeError):
@@ -62,22 +79,16 @@ class InjectionModel:
         return model_work.run(self._attack_probabilities, texts)
 
     def _attack_probabilities(self, texts: Sequence[str]) -> list[float]:
-        windows = [self.tokenizer.window(t) for t in texts]
-        order = sorted(range(len(windows)), key=lambda i: len(windows[i]))
-        out = [0.0] * len(windows)
-        for start in range(0, len(order), BATCH):
-            part = order[start : start + BATCH]
-            width = max(len(windows[i]) for i in part)
-            ids = np.full((len(part), width), self.tokenizer.pad, dtype=np.int64)
-            mask = np.zeros((len(part), width), dtype=np.int64)
-            for row, i in enumerate(part):
-                ids[row, : len(windows[i])] = windows[i]
-                mask[row, : len(windows[i])] = 1
-            (logits,) = self.session.run(list(OUTPUTS), {"input_ids": ids, "attention_mask": mask})
-            shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-            attack = shifted[:, 1] / shifted.sum(axis=1)
-            for i, p in zip(part, attack.tolist(), strict=True):
-                out[i] = float(p)
+        # One window a run, never a padded batch: dynamic int8 quantizes each activation
+        # tensor on its own range, so a text's score would depend on the texts and padding
+        # read beside it (0.376 alone, 0.233 in a batch of six, for one probe).
+        out: list[float] = []
+        for text in texts:
+            window = np.array([self.tokenizer.window(text)], dtype=np.int64)
+            feeds = {"input_ids": window, "attention_mask": np.ones_like(window)}
+            (logits,) = self.session.run(list(OUTPUTS), feeds)
+            shifted = np.exp(logits[0] - logits[0].max())
+            out.append(float(shifted[1] / shifted.sum()))
         return out
 
 
@@ -94,6 +105,8 @@ def load_model(folder: Path = MODEL_DIR, model_id: str = MODEL_ID) -> InjectionM
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
+    if needs_exact_int8():
+        options.add_session_config_entry(*EXACT_INT8)
     session = onnxruntime.InferenceSession(
         str(folder / meta["graph"]),
         options,
