@@ -5,14 +5,13 @@ exception type, and a write lock held past the busy timeout is ``Overloaded`` (5
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from tests.conftest import PG_URL, Tenant
+from tests.db.test_rows import conversation_row
 from vigia.config import get_settings
 from vigia.conversations.models import Conversation
 from vigia.db import session as db_session
@@ -20,20 +19,6 @@ from vigia.db.base import new_id, table_of
 from vigia.db.driver_write import driver_write
 from vigia.db.rows import insert_rows
 from vigia.errors import Overloaded
-
-AT = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
-
-
-def _row(tenant: Tenant, conversation_id: str) -> dict[str, Any]:
-    return {
-        "id": conversation_id,
-        "workspace_id": tenant.workspace_id,
-        "agent_id": tenant.agent_id,
-        "channel": "openai",
-        "handoff": False,
-        "created_at": AT,
-        "updated_at": AT,
-    }
 
 
 def _stored(conversation_id: str) -> int:
@@ -45,7 +30,7 @@ def _stored(conversation_id: str) -> int:
 def test_a_committed_driver_write_is_stored(tenant: Tenant) -> None:
     conversation_id = new_id()
     with driver_write() as write:
-        insert_rows(write, table_of(Conversation), [_row(tenant, conversation_id)])
+        insert_rows(write, table_of(Conversation), [conversation_row(tenant, conversation_id)])
     assert _stored(conversation_id) == 1
 
 
@@ -54,10 +39,10 @@ def test_a_driver_error_rolls_back_the_rows_before_it_and_is_sqlalchemys_own(
 ) -> None:
     first, duplicate = new_id(), new_id()
     with driver_write() as write:
-        insert_rows(write, table_of(Conversation), [_row(tenant, duplicate)])
+        insert_rows(write, table_of(Conversation), [conversation_row(tenant, duplicate)])
     with pytest.raises(IntegrityError) as raised, driver_write() as write:
-        insert_rows(write, table_of(Conversation), [_row(tenant, first)])
-        insert_rows(write, table_of(Conversation), [_row(tenant, duplicate)])
+        insert_rows(write, table_of(Conversation), [conversation_row(tenant, first)])
+        insert_rows(write, table_of(Conversation), [conversation_row(tenant, duplicate)])
     assert _stored(first) == 0
     assert _stored(duplicate) == 1
     assert "UNIQUE" in str(raised.value).upper() or "duplicate" in str(raised.value)
@@ -67,7 +52,7 @@ def test_a_driver_error_rolls_back_the_rows_before_it_and_is_sqlalchemys_own(
 def test_an_exception_inside_the_transaction_stores_nothing(tenant: Tenant) -> None:
     conversation_id = new_id()
     with pytest.raises(RuntimeError), driver_write() as write:
-        insert_rows(write, table_of(Conversation), [_row(tenant, conversation_id)])
+        insert_rows(write, table_of(Conversation), [conversation_row(tenant, conversation_id)])
         raise RuntimeError("crash between two writes")
     assert _stored(conversation_id) == 0
 
@@ -83,7 +68,7 @@ def test_a_write_lock_held_past_the_busy_timeout_is_overloaded(
     other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
     try:
         with pytest.raises(Overloaded) as raised, driver_write() as write:
-            insert_rows(write, table_of(Conversation), [_row(tenant, conversation_id)])
+            insert_rows(write, table_of(Conversation), [conversation_row(tenant, conversation_id)])
     finally:
         other.execute("ROLLBACK")
         other.close()

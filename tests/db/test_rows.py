@@ -53,24 +53,24 @@ def _both_ways(table: Table, rows: list[dict[str, Any]], key: str, prepare: Any)
     assert [without_ids(r) for r in rows_a] == [without_ids(r) for r in rows_b]
 
 
+def conversation_row(tenant: Tenant, conversation_id: str) -> dict[str, Any]:
+    """A complete ``conversations`` row of ``tenant``'s agent."""
+    return {
+        "id": conversation_id,
+        "workspace_id": tenant.workspace_id,
+        "agent_id": tenant.agent_id,
+        "channel": "openai",
+        "handoff": False,
+        "created_at": AT,
+        "updated_at": AT,
+    }
+
+
 def _conversation(tenant: Tenant) -> str:
     conversation_id = new_id()
     with write_scope() as session:
-        insert_rows(
-            session.connection(),
-            table_of(Conversation),
-            [
-                {
-                    "id": conversation_id,
-                    "workspace_id": tenant.workspace_id,
-                    "agent_id": tenant.agent_id,
-                    "channel": "openai",
-                    "handoff": False,
-                    "created_at": AT,
-                    "updated_at": AT,
-                }
-            ],
-        )
+        row = conversation_row(tenant, conversation_id)
+        insert_rows(session.connection(), table_of(Conversation), [row])
     return conversation_id
 
 
