@@ -66,8 +66,8 @@ def main() -> None:
     encoded = [pairs_data.pair_ids(tokenizer, r.hypothesis, r.premise) for r in validation]
     labels = np.array([r.label for r in validation])
     scores = {
-        "fp32": onnx_probabilities(fp32, encoded, tokenizer.pad),
-        "int8": onnx_probabilities(int8, encoded, tokenizer.pad),
+        "fp32": onnx_probabilities(fp32, encoded),
+        "int8": onnx_probabilities(int8, encoded),
     }
     threshold = balanced_threshold(labels, scores["int8"])
     train_record: dict[str, object] = json.loads((args.trained / "train.json").read_text())

@@ -42,6 +42,7 @@ OUTPUTS = ["logits"]
 SHIPPED_FILES = ("model.int8.onnx", "tokenizer.json", "normalization.json")
 # What vigia.guardrails.injection_model leaves out when it loads the graph (see there).
 RUN_TIME_DISABLED = ("SkipLayerNormFusion",)
+# vigia.guardrails.injection_model.EXACT_INT8 (this environment has no vigia), always on here.
 EXACT_INT8 = ("session.x64quantprecision", "1")
 # Scored one at a time into model.json; the run time must reproduce them (its tests check).
 PROBES = (
@@ -159,12 +160,11 @@ def quantize_int8(source: Path, target: Path) -> None:
 
 
 def onnx_probabilities(
-    path: Path, windows: list[list[int]], pad: int, disabled: tuple[str, ...] = RUN_TIME_DISABLED
+    path: Path, windows: list[list[int]], disabled: tuple[str, ...] = RUN_TIME_DISABLED
 ) -> np.ndarray:
     """P(attack) of each window under ONNX Runtime, one window a run, one thread, without
     the ``disabled`` graph optimizations and with the exact int8 kernels (as at run time:
-    ``vigia.guardrails.injection_model``). ``pad`` is unused: no window is padded."""
-    del pad
+    ``vigia.guardrails.injection_model``): no window is padded."""
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.add_session_config_entry(*EXACT_INT8)
@@ -213,8 +213,8 @@ def main() -> None:
     labels = np.array([r.label for r in validation])
     scores = {
         # the unfused reference graph, with all of onnxruntime's optimizations
-        "fp32": onnx_probabilities(fp32, windows, tokenizer.pad, disabled=()),
-        "int8": onnx_probabilities(int8, windows, tokenizer.pad),
+        "fp32": onnx_probabilities(fp32, windows, disabled=()),
+        "int8": onnx_probabilities(int8, windows),
     }
     sources = np.array([r.source for r in validation])
     cuts = thresholds_for(labels, scores["int8"], sources)
@@ -225,9 +225,7 @@ def main() -> None:
     probes = [
         {
             "text": text,
-            "attack": float(
-                onnx_probabilities(int8, [window_ids(tokenizer, text)], tokenizer.pad)[0]
-            ),
+            "attack": float(onnx_probabilities(int8, [window_ids(tokenizer, text)])[0]),
         }
         for text in PROBES
     ]
