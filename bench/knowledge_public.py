@@ -77,6 +77,54 @@ def on_articles(questions: list[dict[str, Any]], part: str) -> list[dict[str, An
     return [q for q in questions if (q["article"] in held) == (part == "heldout")]
 
 
+def ingest(
+    session: Any, workspace: Any, name: str, articles: dict[str, list[str]], embedder: str
+) -> Any:
+    """A knowledge base named ``name`` holding each article as a Markdown document."""
+    from vigia.knowledge import service
+
+    kb = service.create_knowledge_base(session, workspace, name, embedder=embedder)
+    started = time.perf_counter()
+    chunks = 0
+    for title, paragraphs in articles.items():
+        upload = service.add_document(session, kb, file_name(title), document(title, paragraphs))
+        chunks += upload.document.chunk_count
+    print(
+        f"{name}: {len(articles)} articles, {chunks} chunks, "
+        f"ingest {time.perf_counter() - started:.1f}s"
+    )
+    return kb
+
+
+def has(text: str, answers: list[str]) -> bool:
+    """Whether a gold answer occurs in ``text`` (accents, case and spacing folded)."""
+    from vigia.language import fold
+
+    folded = fold(text)
+    return any(fold(a) in folded for a in answers)
+
+
+def answer(
+    session: Any, kb: Any, question: str, top_k: int, no_answer: str
+) -> tuple[list[Any], str, list[Any]]:
+    """The passages read, the embedded answerer's cited reply and its citations, as the
+    engine builds them (import after ``VIGIA_DATA_DIR`` is set)."""
+    from vigia.engine.citations import CitationMap
+    from vigia.knowledge.retrieval import read_passages
+    from vigia.language import sentences
+    from vigia.llm.embedded import compose
+    from vigia.llm.protocol import ModelRequest
+
+    passages = read_passages(session, [kb], question, top_k)
+    reply = compose(
+        ModelRequest(instructions="", message=question, passages=passages, no_answer=no_answer)
+    )
+    citations = CitationMap(passages)
+    # Sentence by sentence, as the engine rewrites a reply while it streams.
+    text = " ".join(citations.rewrite(s) for s in sentences(reply))
+    return passages, text, citations.citations()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=[*SETS, "both"], default="both")
@@ -98,12 +146,8 @@ def main() -> None:
     from vigia.agents.schemas import Replies
     from vigia.db.migrate import upgrade
     from vigia.db.session import session_scope
-    from vigia.engine.citations import CitationMap
     from vigia.knowledge import retrieval, service
-    from vigia.knowledge.retrieval import read_passages, reading_pool
-    from vigia.language import fold, sentences
-    from vigia.llm.embedded import compose
-    from vigia.llm.protocol import ModelRequest
+    from vigia.knowledge.retrieval import reading_pool
     from vigia.workspaces.service import create_workspace, find_workspace
 
     if args.selector:
@@ -129,34 +173,10 @@ def main() -> None:
         created = create_workspace(session, "eval") if names_to_ingest else None
         for name in names_to_ingest:
             assert created is not None
-            articles, _ = data[name]
-            kb = service.create_knowledge_base(session, created, name, embedder=args.embedder)
-            started = time.perf_counter()
-            chunks = 0
-            for title, paragraphs in articles.items():
-                upload = service.add_document(
-                    session, kb, file_name(title), document(title, paragraphs)
-                )
-                chunks += upload.document.chunk_count
-            kbs[name] = kb
-            print(
-                f"{name}: {len(articles)} articles, {chunks} chunks, "
-                f"ingest {time.perf_counter() - started:.1f}s"
-            )
-
-    def has(text: str, answers: list[str]) -> bool:
-        folded = fold(text)
-        return any(fold(a) in folded for a in answers)
+            kbs[name] = ingest(session, created, name, data[name][0], args.embedder)
 
     def ask(session: Any, kb: Any, question: str) -> tuple[list[Any], str, list[Any]]:
-        passages = read_passages(session, [kb], question, args.top_k)
-        reply = compose(
-            ModelRequest(instructions="", message=question, passages=passages, no_answer=no_answer)
-        )
-        citations = CitationMap(passages)
-        # Sentence by sentence, as the engine rewrites a reply while it streams.
-        text = " ".join(citations.rewrite(s) for s in sentences(reply))
-        return passages, text, citations.citations()
+        return answer(session, kb, question, args.top_k, no_answer)
 
     def timed(session: Any, kb: Any, sample: list[dict[str, Any]]) -> dict[str, float]:
         """CPU ms per question, cold and warm, and the reading pool's search alone."""
