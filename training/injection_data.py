@@ -133,6 +133,25 @@ def opposite_labels() -> dict[int, Guard]:
     }
 
 
+def write_rows(
+    folder: Path, name: str, rows: list[dict[str, object]], read: int
+) -> dict[str, object]:
+    """Writes ``rows`` to ``folder/name.jsonl`` and returns what its ``sources.json`` entry
+    records of it: rows read and kept, rows per language and label, the file's SHA-256."""
+    body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    (folder / f"{name}.jsonl").write_text(body, encoding="utf-8")
+    counts: dict[str, int] = defaultdict(int)
+    for r in rows:
+        counts[f"{r['lang']}/{r['label']}"] += 1
+    print(f"{name}: {len(rows)} of {read} kept {dict(sorted(counts.items()))}")
+    return {
+        "rows_read": read,
+        "rows_kept": len(rows),
+        "by_lang_label": dict(sorted(counts.items())),
+        "output_sha256": sha256(body.encode("utf-8")),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirror", type=Path, required=True, help="folder of bare git mirrors")
@@ -216,18 +235,7 @@ def main() -> None:
             if keep.admits(str(r["text"]))
             and conflicts[int(str(r["label"]))].admits(str(r["text"]))
         ]
-        body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept)
-        (OUT_DIR / f"{name}.jsonl").write_text(body, encoding="utf-8")
-        counts: dict[str, int] = defaultdict(int)
-        for r in kept:
-            counts[f"{r['lang']}/{r['label']}"] += 1
-        sources[name].update(
-            rows_read=len(rows),
-            rows_kept=len(kept),
-            by_lang_label=dict(sorted(counts.items())),
-            output_sha256=sha256(body.encode("utf-8")),
-        )
-        print(f"{name}: {len(kept)} of {len(rows)} kept {dict(sorted(counts.items()))}")
+        sources[name].update(write_rows(OUT_DIR, name, kept, len(rows)))
     note = (
         "Dropped: exact (NFKC, lower case, spaces) duplicates of shared injection train/dev, "
         "CLINC150, Banking77 and bench/data/injection_public texts, duplicates across these "

@@ -42,7 +42,7 @@ import random
 from collections import defaultdict
 from pathlib import Path
 
-from training.injection_data import OUT_DIR, folded, guard, opposite_labels
+from training.injection_data import OUT_DIR, folded, guard, opposite_labels, write_rows
 from training.injection_sources import SGD, SGD_FILES, SHARED, git_show, sha256
 
 SEED = 13
@@ -273,20 +273,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     document: dict[str, dict[str, object]] = {"sources": {}}
     for name, made in built.items():
-        kept = kept_pairs(made)
-        body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept)
-        (args.out / f"{name}.jsonl").write_text(body, encoding="utf-8")
-        counts: dict[str, int] = defaultdict(int)
-        for r in kept:
-            counts[f"{r['lang']}/{r['label']}"] += 1
-        meta[name].update(
-            rows_read=len(made),
-            rows_kept=len(kept),
-            by_lang_label=dict(sorted(counts.items())),
-            output_sha256=sha256(body.encode("utf-8")),
-        )
+        meta[name].update(write_rows(args.out, name, kept_pairs(made), len(made)))
         document["sources"][name] = meta[name]
-        print(f"{name}: {len(kept)} of {len(made)} kept {dict(sorted(counts.items()))}")
     (args.out / "sources.json").write_text(
         json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
