@@ -87,8 +87,9 @@ def test_a_missing_shipped_output_fails_but_an_unbuilt_candidate_does_not(
 
 
 def test_data_inputs_are_checked_when_the_data_folder_is_given(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("VIGIA_BENCH_DATA", raising=False)  # else it is the data folder
     data = tmp_path / "data"
     (data / "injection").mkdir(parents=True)
     (data / "injection" / "train.jsonl").write_text('{"text": "hola", "label": 0}\n')
