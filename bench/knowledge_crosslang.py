@@ -36,13 +36,6 @@ LANGS = ("es", "en", "pt")
 KB_NAME = "squad_es"
 
 
-def wilson(hits: int, n: int) -> tuple[float, float]:
-    sys.path.insert(0, str(ROOT))
-    from bench.injection_public import wilson as interval
-
-    return interval(hits, n)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", help="keeps the ingested knowledge base between runs")
@@ -50,7 +43,9 @@ def main() -> None:
     args = parser.parse_args()
     reuse = bool(args.data_dir) and Path(args.data_dir, "vigia.db").exists()
     os.environ["VIGIA_DATA_DIR"] = args.data_dir or tempfile.mkdtemp(prefix="vigia-kx-")
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+    from bench.injection_public import wilson
+
     from knowledge_public import answer, has, ingest, load
     from vigia.agents.schemas import Replies
     from vigia.db.migrate import upgrade
@@ -101,8 +96,8 @@ def main() -> None:
     print("\n| against es | measure | es only | other only | difference |")
     print("|---|---|---|---|---|")
     for lang in LANGS[1:]:
+        pairs = list(zip(results["es"], results[lang], strict=True))
         for measure in ("passage", "snippet", "reply"):
-            pairs = list(zip(results["es"], results[lang], strict=True))
             es_only = sum(a[measure] and not b[measure] for a, b in pairs)
             other_only = sum(b[measure] and not a[measure] for a, b in pairs)
             difference = (other_only - es_only) / len(items)
