@@ -290,16 +290,21 @@ class _QuickServer(uvicorn.Server):
 @contextmanager
 def serve_in_thread(asgi_app: object, **options: Any) -> Iterator[str]:
     """Serves ``asgi_app`` with uvicorn (``options`` for its Config) on a free loopback port;
-    yields its base URL."""
-    port = free_port()
+    yields its base URL. The port is bound here and the socket handed to uvicorn: a port
+    only probed free could be taken by another xdist worker before uvicorn binds it."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    port = int(listener.getsockname()[1])
     options = {"log_level": "warning", **options}
     config = uvicorn.Config(asgi_app, host="127.0.0.1", port=port, **options)  # type: ignore[arg-type]
     server = _QuickServer(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline or not thread.is_alive():
+            listener.close()
             raise RuntimeError("server did not start")
         time.sleep(0.005)
     try:
@@ -307,6 +312,7 @@ def serve_in_thread(asgi_app: object, **options: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        listener.close()
 
 
 @pytest.fixture
