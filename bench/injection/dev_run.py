@@ -6,7 +6,9 @@ customer messages and attacks, never fitted on), prints at each sensitivity the 
 (attacks flagged) and FPR (benign flagged) with Wilson 95 % intervals, then per language and
 per source at ``--sensitivity``; writes the figures to ``bench/.out/injection-dev-<model>.json``.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python -m bench.injection.dev_run [--sensitivity medium]``.
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python -m bench.injection.dev_run [--sensitivity medium]
+[--team-only]`` (``--team-only``: the team's file alone, which a candidate's rule may read
+before dev).
 """
 
 from __future__ import annotations
@@ -53,19 +55,24 @@ def report(name: str, prompts: list[Prompt], sensitivity: str) -> dict[str, obje
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sensitivity", default="medium", choices=SENSITIVITIES)
+    parser.add_argument(
+        "--team-only",
+        action="store_true",
+        help="the team's file alone: a candidate's rule can read it before dev",
+    )
     args = parser.parse_args()
     model = injection.get_model()
     print(f"model {model.model_id}, thresholds {model.thresholds}")
-    figures = {
-        "model": model.model_id,
-        "thresholds": model.thresholds,
-        "dev": report("injection/dev.jsonl", read_split("dev"), args.sensitivity),
-        "team_eval": report(
-            "injection_eval.txt (team, held out)", read_team("injection_eval.txt"), args.sensitivity
-        ),
-    }
+    figures: dict[str, object] = {"model": model.model_id, "thresholds": model.thresholds}
+    if not args.team_only:
+        figures["dev"] = report("injection/dev.jsonl", read_split("dev"), args.sensitivity)
+    figures["team_eval"] = report(
+        "injection_eval.txt (team, held out)", read_team("injection_eval.txt"), args.sensitivity
+    )
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"injection-dev-{model.model_id}.json").write_text(json.dumps(figures, indent=1) + "\n")
+    suffix = "-team" if args.team_only else ""
+    out = OUT / f"injection-dev-{model.model_id}{suffix}.json"
+    out.write_text(json.dumps(figures, indent=1) + "\n")
 
 
 if __name__ == "__main__":
